@@ -1,0 +1,152 @@
+"""Locate the text a model meant, through a ladder of tolerances, and replace it.
+
+>>> from applydiff import locate, replace
+>>> text = "def f():\\n    return 1\\n"
+>>> m = locate(text, "return 1")
+>>> (m.tier, m.confidence, m.start_line, m.end_line)
+('exact', 1.0, 2, 2)
+>>> replace(text, "def f():\\n  return 1\\n", "def f():\\n  return 2\\n")
+'def f():\\n    return 2\\n'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import FormatInvalid
+from ..text import to_lf
+from . import ladder
+from .doc import Doc
+from .elision import is_marker, is_strict_marker
+from .rewrite import splice
+from .search import Hit, Search
+
+# Chosen from measurements (benchmarks/accuracy.py, docs/threshold.md): the lowest similarity
+# that kept misapplications at zero on the corpus, with a margin.
+DEFAULT_THRESHOLD = 0.85
+
+TIERS = ladder.TIER_NAMES
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where the search text was found.
+
+    ``start_line``/``end_line`` are 1-based and inclusive; ``text[start:end]`` is the matched
+    text of the original string (line-level tiers match whole lines, terminators included).
+    """
+
+    tier: str
+    confidence: float
+    start_line: int
+    end_line: int
+    start: int
+    end: int
+
+
+def locate(
+    text: str, old: str, *, hint_line: int | None = None, threshold: float | None = None
+) -> Match:
+    """Find ``old`` in ``text``; raise :class:`NoMatch` or :class:`Ambiguous` if not sure."""
+    doc = Doc(text)
+    hits = ladder.find(_search(doc, old, hint_line, threshold, replace_all=False))
+    return _match(doc, hits[0])
+
+
+def replace(
+    text: str,
+    old: str,
+    new: str,
+    *,
+    replace_all: bool = False,
+    hint_line: int | None = None,
+    threshold: float | None = None,
+) -> str:
+    """``text`` with the place ``old`` names replaced by ``new``.
+
+    Untouched lines keep their bytes; new lines take the file's dominant line terminator.
+    Raises :class:`NoMatch`, :class:`Ambiguous` or :class:`FormatInvalid`.
+    """
+    return replace_with_matches(
+        text, old, new, replace_all=replace_all, hint_line=hint_line, threshold=threshold
+    )[0]
+
+
+def replace_with_matches(
+    text: str,
+    old: str,
+    new: str,
+    *,
+    replace_all: bool = False,
+    hint_line: int | None = None,
+    threshold: float | None = None,
+    report: bool = False,
+) -> tuple[str, list[Match]]:
+    """Like :func:`replace`, also returning the matches when ``report`` is set."""
+    if not old:
+        if not text:
+            return new, []
+        raise FormatInvalid(
+            "the search text is empty, which only creates a new file, and this file is not "
+            "empty; quote the lines to change, or write the whole file",
+            expected="non-empty search text",
+        )
+    doc = Doc(text)
+    s = _search(doc, old, hint_line, threshold, replace_all=replace_all)
+    _check_new_markers(doc, s, new)
+    hits = ladder.find(s)
+    out = splice(doc, hits, new)
+    return out, ([_match(doc, h) for h in hits] if report else [])
+
+
+def _search(
+    doc: Doc, old: str, hint_line: int | None, threshold: float | None, *, replace_all: bool
+) -> Search:
+    if not old:
+        raise FormatInvalid("the search text is empty", expected="non-empty search text")
+    if threshold is None:
+        threshold = DEFAULT_THRESHOLD
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"threshold must be in (0, 1], not {threshold}")
+    hint = None if hint_line is None else max(hint_line - 1, 0)
+    return Search(doc, to_lf(old), hint=hint, threshold=threshold, replace_all=replace_all)
+
+
+def _check_new_markers(doc: Doc, s: Search, new: str) -> None:
+    """Refuse a replacement holding an "existing code" marker the search text does not have:
+    written literally it would delete the code the model meant to keep."""
+    if "..." not in new and "…" not in new and not any(
+        w in new.lower() for w in ("existing", "rest of", "unchanged", "same", "omitted")
+    ):
+        return
+    old_lines = s.old.split("\n")
+    allowed = sum(1 for x in old_lines if is_marker(x))
+    stripped = {x.strip() for x in old_lines}
+    for i, line in enumerate(to_lf(new).split("\n"), 1):
+        if not is_strict_marker(line) or line.strip() in stripped or line.strip() in doc.t:
+            continue
+        if allowed:
+            allowed -= 1  # pairs with an elision in the search text (the elision tier checks)
+            continue
+        raise FormatInvalid(
+            f"line {i} of the replacement ({line.strip()!r}) stands for code that is not "
+            "written out, and the search text has no such line; applying it literally "
+            "would delete that code. Write the full replacement, or put the same marker "
+            "in the search text",
+            line=i,
+            expected="replacement text without elision markers",
+        )
+
+
+def _match(doc: Doc, hit: Hit) -> Match:
+    first = hit.line if hit.line >= 0 else doc.line_no(hit.start)
+    last_pos = max(hit.start, hit.end - 1)
+    last = doc.line_no(last_pos) if hit.end > hit.start else first
+    return Match(
+        tier=hit.tier,
+        confidence=hit.confidence,
+        start_line=first + 1,
+        end_line=last + 1,
+        start=doc.orig_offset(hit.start),
+        end=doc.orig_offset(hit.end),
+    )

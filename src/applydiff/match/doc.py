@@ -1,0 +1,166 @@
+"""A file's text prepared for matching: LF-normalized, with lazy, local line access.
+
+Matching a 20-line block in a 100k-line file must cost about as much as one ``str.find`` over
+it, so nothing here splits the whole text into lines up front: lines are read around the
+places the anchors point at, and line numbers are counted from the nearest known checkpoint.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from ..text import CRLF, LF
+
+
+class Doc:
+    """Matching view of ``text``: ``t`` is the text with CRLF turned into LF.
+
+    Positions (``pos``) are offsets into ``t``; :meth:`orig_offset` maps them back.
+    """
+
+    __slots__ = ("_crlf", "_line_count", "_mark_lines", "_mark_pos", "has_cr", "n", "orig", "t")
+
+    def __init__(self, text: str) -> None:
+        self.orig = text
+        self.has_cr = "\r" in text
+        self.t = text.replace(CRLF, LF) if self.has_cr else text
+        self.n = len(self.t)
+        self._crlf: list[int] | None = None
+        self._line_count: int | None = None
+        # Checkpoints: sorted line-start positions and their 0-based line numbers.
+        self._mark_pos = [0]
+        self._mark_lines = [0]
+
+    # -- line terminators -------------------------------------------------------------
+    @property
+    def crlf(self) -> list[int]:
+        """Sorted positions (in ``t``) of the newlines that were CRLF in the original."""
+        if self._crlf is None:
+            out: list[int] = []
+            if self.has_cr:
+                find = self.orig.find
+                q = find(CRLF)
+                while q >= 0:
+                    out.append(q - len(out))
+                    q = find(CRLF, q + 2)
+            self._crlf = out
+        return self._crlf
+
+    def orig_offset(self, pos: int) -> int:
+        """The offset in the original text of position ``pos`` of ``t``."""
+        if not self.has_cr:
+            return pos
+        return pos + bisect.bisect_left(self.crlf, pos)
+
+    def eol_at(self, nl_pos: int) -> str:
+        """The original terminator of the line whose LF is at ``nl_pos`` ('' at end of text)."""
+        if nl_pos >= self.n:
+            return ""
+        if not self.has_cr:
+            return LF
+        crlf = self.crlf
+        i = bisect.bisect_left(crlf, nl_pos)
+        return CRLF if i < len(crlf) and crlf[i] == nl_pos else LF
+
+    def dominant_eol(self) -> str:
+        if not self.has_cr:
+            return LF
+        crlf = len(self.crlf)
+        return CRLF if crlf > self.t.count(LF) - crlf else LF
+
+    # -- lines --------------------------------------------------------------------------
+    @property
+    def line_count(self) -> int:
+        if self._line_count is None:
+            t = self.t
+            self._line_count = t.count(LF) + (1 if t and not t.endswith(LF) else 0)
+        return self._line_count
+
+    def line_start(self, pos: int) -> int:
+        """Start of the line holding ``pos``."""
+        return self.t.rfind(LF, 0, pos) + 1
+
+    def line_no(self, pos: int) -> int:
+        """0-based number of the line holding ``pos``."""
+        start = self.line_start(pos)
+        i = bisect.bisect_right(self._mark_pos, start) - 1
+        mark = self._mark_pos[i]
+        if mark == start:
+            return self._mark_lines[i]
+        line = self._mark_lines[i] + self.t.count(LF, mark, start)
+        self._mark_pos.insert(i + 1, start)
+        self._mark_lines.insert(i + 1, line)
+        return line
+
+    def pos_of_line(self, line: int) -> int | None:
+        """Start position of 0-based line ``line``, or None past the end."""
+        if line < 0:
+            return None
+        i = bisect.bisect_right(self._mark_lines, line) - 1
+        pos, at = self._mark_pos[i], self._mark_lines[i]
+        find = self.t.find
+        while at < line:
+            e = find(LF, pos)
+            if e < 0 or e + 1 >= self.n:
+                return None
+            pos, at = e + 1, at + 1
+        if pos >= self.n and not (pos == 0 and line == 0):
+            return None
+        self._mark_pos.insert(i + 1, pos)
+        self._mark_lines.insert(i + 1, line)
+        return pos
+
+    def back(self, start: int, k: int) -> int | None:
+        """The line start ``k`` lines before the line start ``start`` (None before the top)."""
+        rfind = self.t.rfind
+        for _ in range(k):
+            if start == 0:
+                return None
+            start = rfind(LF, 0, start - 1) + 1
+        return start
+
+    def lines_at(self, start: int, count: int) -> tuple[list[str], int] | None:
+        """``count`` lines from line start ``start`` and the position after the last one's LF.
+
+        None when the text ends first.
+        """
+        t, n = self.t, self.n
+        find = t.find
+        out: list[str] = []
+        p = start
+        for _ in range(count):
+            if p >= n:
+                return None
+            e = find(LF, p)
+            if e < 0:
+                out.append(t[p:])
+                p = n
+            else:
+                out.append(t[p:e])
+                p = e + 1
+        return out, p
+
+    def line_ends(self, start: int, count: int) -> list[int]:
+        """For ``count`` lines from ``start``, the position of each line's LF (``n`` at EOF)."""
+        find = self.t.find
+        out = []
+        p = start
+        for _ in range(count):
+            e = find(LF, p)
+            if e < 0:
+                e = self.n
+            out.append(e)
+            p = e + 1
+        return out
+
+    def find_all(self, needle: str, limit: int) -> list[int]:
+        """Positions of ``needle`` (overlaps included), at most ``limit + 1`` of them."""
+        find = self.t.find
+        out: list[int] = []
+        p = find(needle)
+        while p >= 0:
+            out.append(p)
+            if len(out) > limit:
+                break
+            p = find(needle, p + 1)
+        return out

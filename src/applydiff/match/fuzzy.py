@@ -1,0 +1,213 @@
+"""The fuzzy tier: normalized edit-distance similarity over line windows.
+
+Candidate windows come from anchor probes (several, from different lines, so a typo in one
+line cannot hide the place) and from every window within 40 lines of the hint. Each is scored
+with rapidfuzz's normalized Levenshtein similarity over its loose form (unicode punctuation
+mapped, blanks collapsed, indentation dropped); the most promising are refined by moving
+their edges a line at a time. A window wins only at or above the threshold and at least
+``MARGIN`` ahead of the best window that does not overlap it.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from rapidfuzz.distance import Levenshtein
+
+from ..errors import Region
+from . import anchors
+from .normalize import CharUndo, loose
+from .search import Fit, Hit, Search
+
+NEAR = 40
+MARGIN = 0.02
+PROBES = 4
+PROBE_LIMIT = 400
+REFINE = 8
+
+
+class _Scorer:
+    """Scores windows (start position, line count) against the search block, with a cache."""
+
+    def __init__(self, s: Search) -> None:
+        self.s = s
+        self.key = "\n".join(loose(x) for x in s.lines)
+        self.cache: dict[tuple[int, int], float] = {}
+
+    def score(self, start: int, count: int) -> float:
+        k = (start, count)
+        got = self.cache.get(k)
+        if got is None:
+            w = self.s.window(start, count)
+            got = (
+                -1.0 if w is None
+                else Levenshtein.normalized_similarity(self.key, "\n".join(map(loose, w[0])))
+            )
+            self.cache[k] = got
+        return got
+
+
+def _candidates(s: Search) -> list[int]:
+    doc = s.doc
+    seen: set[int] = set()
+    out: list[int] = []
+
+    def add(starts: list[int]) -> None:
+        for x in starts:
+            if x not in seen:
+                seen.add(x)
+                out.append(x)
+
+    if s.hint is not None:
+        # Middle-out around the hint: the hinted line first, then alternately below/above.
+        order = [0]
+        for d in range(1, NEAR + 1):
+            order += [d, -d]
+        for d in order:
+            pos = doc.pos_of_line(s.hint + d)
+            if pos is not None:
+                add([pos])
+    for k, run in anchors.probes(s.lines, PROBES):
+        hits = doc.find_all(run, PROBE_LIMIT)
+        if len(hits) <= PROBE_LIMIT:
+            add(s.window_starts(hits, k))
+    return out
+
+
+def _refine(sc: _Scorer, start: int, count: int, n: int) -> tuple[float, int, int]:
+    """Hill-climb the window's edges one line at a time while the score improves."""
+    doc = sc.s.doc
+    lo, hi = max(1, n - n // 4 - 2), n + n // 4 + 2
+    best = sc.score(start, count)
+    while True:
+        moves = []
+        up = doc.back(start, 1)
+        if up is not None and count + 1 <= hi:
+            moves.append((up, count + 1))  # grow upward
+        if count - 1 >= lo:
+            moves.append((start, count - 1))  # shrink at the bottom
+            w = sc.s.window(start, 1)
+            if w is not None:
+                moves.append((w[1], count - 1))  # shrink at the top
+        if count + 1 <= hi:
+            moves.append((start, count + 1))  # grow downward
+        scored = [(sc.score(a, c), a, c) for a, c in moves]
+        top = max(scored, default=(-1.0, start, count))
+        if top[0] <= best:
+            return best, start, count
+        best, start, count = top
+
+
+def _scored(s: Search) -> list[tuple[float, int, int, int]]:
+    """(similarity, start, count, end) for the candidate windows, best first."""
+    if s.fuzzy_scored is not None:
+        return s.fuzzy_scored
+    n = len(s.lines)
+    out: list[tuple[float, int, int, int]] = []
+    if n:
+        sc = _Scorer(s)
+        ranked = sorted(((sc.score(x, n), x) for x in _candidates(s)), reverse=True)
+        refined: dict[tuple[int, int], float] = {}
+        for i, (sim, x) in enumerate(ranked):
+            if sim < 0:
+                continue
+            if i < REFINE:
+                sim, x, c = _refine(sc, x, n, n)
+            else:
+                c = n
+            refined[(x, c)] = sim
+        for (x, c), sim in refined.items():
+            w = s.window(x, c)
+            if w is not None:
+                out.append((sim, x, c, w[1]))
+        out.sort(key=lambda r: (-r[0], r[1]))
+    s.fuzzy_scored = out
+    return out
+
+
+def _apart(a: tuple[float, int, int, int], b: tuple[float, int, int, int]) -> bool:
+    return a[3] <= b[1] or b[3] <= a[1]
+
+
+def fuzzy(s: Search) -> list[Hit]:
+    """The best window if it clears the threshold and the margin; the near-best windows (for
+    the ladder to break the tie with the hint, or report as ambiguous) otherwise."""
+    scored = _scored(s)
+    if not scored or scored[0][0] < s.threshold:
+        return []
+    best = scored[0]
+    rivals = [best]
+    for r in scored[1:]:
+        if best[0] - r[0] >= MARGIN:
+            break
+        if all(_apart(r, x) for x in rivals):
+            rivals.append(r)
+    return [h for h in (_hit(s, r) for r in rivals) if h is not None]
+
+
+def closest(s: Search, k: int = 3) -> list[Region]:
+    """The ``k`` best non-overlapping windows, for a ``no_match`` report."""
+    picked: list[tuple[float, int, int, int]] = []
+    for r in _scored(s):
+        if r[0] <= 0:
+            break
+        if all(_apart(r, x) for x in picked):
+            picked.append(r)
+            if len(picked) == k:
+                break
+    out = []
+    for sim, x, c, _ in picked:
+        line = s.doc.line_no(x) + 1
+        w = s.window(x, c)
+        out.append(Region(line, line + c - 1, round(sim, 4), "\n".join(w[0]) if w else ""))
+    return out
+
+
+def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
+    sim, start, count, end = r
+    w = s.window(start, count)
+    if w is None:
+        return None
+    base = s.lines
+    ours = w[0]
+    bkeys = [loose(x) for x in base]
+    okeys = [loose(x) for x in ours]
+    base_map, pairs = align(bkeys, okeys)
+    truncated = frozenset(
+        i for i, j in pairs if okeys[j] != bkeys[i] and bkeys[i] and okeys[j].startswith(bkeys[i])
+    )
+    fit_pairs = [(i, base[i], ours[j]) for i, j in pairs]
+    undo = CharUndo()
+    for i, j in pairs:
+        if bkeys[i] == okeys[j]:
+            undo.learn(base[i], ours[j])
+    fit = Fit.of(fit_pairs, len(base), s.style_near(start), base, undo=undo)
+    return Hit(
+        "fuzzy", round(sim, 4), start, end,
+        base=base, ours=ours, base_map=base_map, fit=fit,
+        truncated=truncated, lead_blank=s.lead_blank, trail_blank=s.trail_blank,
+    )
+
+
+def align(
+    bkeys: list[str], okeys: list[str]
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Map each base line to a range of window lines: equal lines pair up, a changed stretch
+    pairs line by line in order, and what is left over maps to nothing (an empty range).
+
+    Returns the map and the (base, window) line pairs.
+    """
+    base_map: list[tuple[int, int]] = []
+    pairs: list[tuple[int, int]] = []
+    sm = SequenceMatcher(None, bkeys, okeys, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "insert":
+            continue
+        for d in range(i2 - i1):
+            if tag != "delete" and j1 + d < j2:
+                base_map.append((j1 + d, j1 + d + 1))
+                pairs.append((i1 + d, j1 + d))
+            else:
+                at = min(j1 + d, j2) if tag != "delete" else j1
+                base_map.append((at, at))
+    return base_map, pairs

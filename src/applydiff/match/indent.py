@@ -1,0 +1,134 @@
+"""Indentation: a file's style, columns, uniform shifts and re-indenting new lines.
+
+Columns put tabs and spaces on one scale: a tab counts as one indent level of spaces, where the
+level is the file's own unit when the file indents with spaces, and the model's unit (from its
+search and replace text) when the file indents with tabs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a file indents: ``tabs`` or spaces, and the width of one level in columns."""
+
+    tabs: bool
+    unit: int
+
+    def render(self, col: int) -> str:
+        col = max(col, 0)
+        if self.tabs:
+            return "\t" * (col // self.unit) + " " * (col % self.unit)
+        return " " * col
+
+
+def leading(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def columns(ws: str, tab: int) -> int:
+    return ws.count(" ") + ws.count("\t") * tab
+
+
+def space_unit(lines: Iterable[str]) -> int | None:
+    """The most common positive step between the space indents of successive lines."""
+    steps: Counter[int] = Counter()
+    prev = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        ws = leading(line)
+        if "\t" in ws:
+            continue
+        width = len(ws)
+        if width > prev:
+            steps[width - prev] += 1
+        prev = width
+    if not steps:
+        return None
+    best = max(steps.items(), key=lambda kv: (kv[1], -kv[0]))[0]
+    return best if 1 <= best <= 8 else None
+
+
+def detect(file_lines: list[str], model_lines: list[str]) -> Style:
+    """The file's style, with ``unit`` on the scale that makes model columns comparable."""
+    tab_lines = space_lines = 0
+    for line in file_lines:
+        if line[:1] == "\t":
+            tab_lines += 1
+        elif line[:1] == " " and line.strip():
+            space_lines += 1
+    if tab_lines > space_lines:
+        return Style(tabs=True, unit=space_unit(model_lines) or 4)
+    return Style(tabs=False, unit=space_unit(file_lines) or space_unit(model_lines) or 4)
+
+
+def column(line: str, style: Style) -> int:
+    return columns(leading(line), style.unit)
+
+
+@dataclass(frozen=True)
+class Shift:
+    """Model columns to file columns: ``file = model * scale + offset``.
+
+    ``scale`` is 1 unless the model indents with another unit than the file (2 spaces a level
+    where the file uses 4, say).
+    """
+
+    offset: int = 0
+    scale: int = 1
+
+    def apply(self, col: int) -> int:
+        return col * self.scale + self.offset
+
+
+def model_unit(lines: Iterable[str]) -> int:
+    return space_unit(lines) or 4
+
+
+def _scales(style: Style, model_lines: list[str]) -> list[int]:
+    """Scales worth trying: 1, and the file's unit over the model's when it is a whole number."""
+    out = [1]
+    if not style.tabs:
+        unit = space_unit(model_lines)
+        if unit and style.unit > unit and style.unit % unit == 0:
+            out.append(style.unit // unit)
+    return out
+
+
+def fit(pairs: list[tuple[str, str]], style: Style, model_lines: list[str]) -> Shift | None:
+    """The one shift that maps every non-blank model line's indentation onto its file line's,
+    or None."""
+    cols = [(column(o, style), column(f, style)) for o, f in pairs if o.strip()]
+    for scale in _scales(style, model_lines):
+        offsets = {f - o * scale for o, f in cols}
+        if len(offsets) <= 1:
+            return Shift(offsets.pop() if offsets else 0, scale)
+    return None
+
+
+def common(pairs: list[tuple[str, str]], style: Style, model_lines: list[str]) -> Shift:
+    """The shift that explains the most non-blank line pairs (smallest offset on a tie)."""
+    cols = [(column(o, style), column(f, style)) for o, f in pairs if o.strip() and f.strip()]
+    best = Shift()
+    best_count = -1
+    for scale in _scales(style, model_lines):
+        counts = Counter(f - o * scale for o, f in cols)
+        if not counts:
+            continue
+        offset, count = max(counts.items(), key=lambda kv: (kv[1], -abs(kv[0])))
+        if count > best_count:
+            best, best_count = Shift(offset, scale), count
+    return best
+
+
+def reindent(line: str, shift: Shift, style: Style) -> str:
+    """``line`` moved by ``shift`` and written in ``style``; blank lines stay blank."""
+    if not line.strip():
+        return ""
+    ws = leading(line)
+    return style.render(shift.apply(columns(ws, style.unit))) + line[len(ws) :]

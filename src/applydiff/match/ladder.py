@@ -1,0 +1,88 @@
+"""The matching ladder: tiers in order, the first that finds anything decides.
+
+More than one hit in that tier is ``ambiguous`` unless ``replace_all`` (exact tier only) or the
+line hint picks one. No hit in any tier is ``no_match``, reported with the closest regions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import Ambiguous, NoMatch
+from . import fuzzy, tiers
+from .doc import Doc
+from .search import Hit, Search
+
+Tier = Callable[[Search], list[Hit]]
+
+TIERS: tuple[tuple[str, Tier], ...] = (
+    ("exact", tiers.exact),
+    ("trailing_whitespace", tiers.trailing_whitespace),
+    ("indentation", tiers.indentation),
+    ("whitespace", tiers.whitespace),
+    ("characters", tiers.characters),
+    ("elision", tiers.elision),
+    ("boundary", tiers.boundary),
+    ("fuzzy", fuzzy.fuzzy),
+)
+TIER_NAMES = tuple(name for name, _ in TIERS)
+
+
+def find(s: Search) -> list[Hit]:
+    """The hit(s) to apply: one, or every exact occurrence with ``replace_all``."""
+    for name, tier in TIERS:
+        if s.replace_all and name != "exact":
+            break
+        hits = tier(s)
+        if not hits:
+            continue
+        if s.replace_all or len(hits) == 1:
+            return _numbered(s.doc, hits)
+        picked = _by_hint(s, hits)
+        if picked is not None:
+            return [picked]
+        lines = [h.line + 1 for h in _numbered(s.doc, hits)]
+        shown = ", ".join(map(str, lines[:20])) + (" ..." if len(lines) > 20 else "")
+        raise Ambiguous(
+            f"the search text matches {len(hits)} places (tier {name}) at lines {shown}; "
+            "add surrounding lines that make it unique, give a line hint, or set replace_all "
+            "to change every occurrence",
+            lines=lines,
+            tier=name,
+        )
+    region = fuzzy.closest(s)
+    where = (
+        "; closest: " + ", ".join(
+            f"lines {r.start_line}-{r.end_line} ({r.similarity:.0%} similar)" for r in region
+        )
+        if region
+        else "; nothing in the file resembles it"
+    )
+    how = "exact tier only, because replace_all is set" if s.replace_all else "any tier"
+    raise NoMatch(
+        f"the search text was not found ({how}){where}; re-read the file and copy the lines "
+        "to change exactly",
+        closest=region,
+    )
+
+
+def _numbered(doc: Doc, hits: list[Hit]) -> list[Hit]:
+    for h in hits:
+        if h.line < 0:
+            h.line = doc.line_no(h.start)
+    return hits
+
+
+def _by_hint(s: Search, hits: list[Hit]) -> Hit | None:
+    """The hit nearest the hint, if it is clearly nearest (less than half the distance of the
+    runner-up) and, for the fuzzy tier, itself above the threshold."""
+    if s.hint is None:
+        return None
+    ranked = sorted(_numbered(s.doc, hits), key=lambda h: abs(h.line - s.hint))
+    d1 = abs(ranked[0].line - s.hint)
+    d2 = abs(ranked[1].line - s.hint)
+    if 2 * d1 >= d2:
+        return None
+    if ranked[0].tier == "fuzzy" and ranked[0].confidence < s.threshold:
+        return None
+    return ranked[0]

@@ -1,0 +1,158 @@
+"""Splice: turn a located hit and the model's replacement into the file's new text.
+
+Bytes outside the hit are never touched. Inside a line-level hit, the model's change is merged
+onto the file's lines: a line the model left as it wrote it in the search text keeps the
+file's own bytes (its indentation, its smart quotes, its terminator, even a typo the model
+misremembered); only lines the model changed are written from the replacement, adapted to the
+file (re-indented, character noise undone) and ended with the file's dominant terminator.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from ..errors import FormatInvalid, NoMatch, Region
+from ..text import LF, to_lf
+from .doc import Doc
+from .elision import is_marker
+from .normalize import rstrip, unescape
+from .search import Hit
+
+
+def splice(doc: Doc, hits: list[Hit], new: str) -> str:
+    """The original text with each hit replaced by ``new`` (hits must not overlap)."""
+    out = doc.orig
+    for hit in sorted(hits, key=lambda h: h.start, reverse=True):
+        if hit.base is None:
+            a, b, text = _char_replacement(doc, hit, new)
+        else:
+            a, b, text = _line_replacement(doc, hit, new)
+        out = out[:a] + text + out[b:]
+    return out
+
+
+def _char_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
+    new = to_lf(new)
+    if not doc.has_cr:
+        return hit.start, hit.end, new
+    region = doc.t[hit.start : hit.end]
+    old_segs = region.split(LF)
+    # The terminator each line of the region had (the last segment has none in the region).
+    terms = []
+    p = hit.start
+    for seg in old_segs[:-1]:
+        p += len(seg)
+        terms.append(doc.eol_at(p))
+        p += 1
+    new_segs = new.split(LF)
+    dom = doc.dominant_eol()
+    new_terms = [dom] * (len(new_segs) - 1)
+    sm = SequenceMatcher(None, old_segs[:-1], new_segs[:-1], autojunk=False)
+    for tag, i1, i2, j1, _ in sm.get_opcodes():
+        if tag == "equal":
+            for d in range(i2 - i1):
+                new_terms[j1 + d] = terms[i1 + d]
+    text = "".join(seg + term for seg, term in zip(new_segs, [*new_terms, ""], strict=True))
+    return doc.orig_offset(hit.start), doc.orig_offset(hit.end), text
+
+
+def new_lines(hit: Hit, new: str) -> list[str]:
+    """The replacement as lines, with the blank edge lines the search text also had dropped."""
+    text = to_lf(unescape(new) if hit.unescaped else new)
+    lines = text.split(LF)
+    if lines[-1] == "":
+        lines.pop()
+    lead = 0
+    while lead < hit.lead_blank and lead < len(lines) and not lines[lead].strip():
+        lead += 1
+    trail = 0
+    while trail < hit.trail_blank and trail < len(lines) - lead and not lines[-1 - trail].strip():
+        trail += 1
+    return lines[lead : len(lines) - trail]
+
+
+def merge(hit: Hit, theirs: list[str]) -> list[int | str]:
+    """Three-way merge of the model's change (base -> theirs) onto the file window (ours).
+
+    Returns the output lines in order: an ``int`` is a window line kept byte for byte, a
+    ``str`` is a line from the replacement (already adapted to the file).
+    """
+    assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+    base, bmap = hit.base, hit.base_map
+    bkeys = [rstrip(x) for x in base]
+    tkeys = [rstrip(x) for x in theirs]
+    if hit.markers:
+        for k, i in enumerate(sorted(hit.markers)):
+            bkeys[i] = f"\0elision {k}"
+        tmarks = [j for j, x in enumerate(theirs) if is_marker(x)]
+        if len(tmarks) != len(hit.markers) and any(x.strip() for x in theirs):
+            raise FormatInvalid(
+                f"the search text elides code with {len(hit.markers)} marker line(s) such as "
+                f"'...', but the replacement has {len(tmarks)}; give each elision in the search "
+                "text a matching marker line in the replacement, or write the lines out in full",
+                expected="the same number of elision markers in search and replacement",
+            )
+        for k, j in enumerate(tmarks):
+            tkeys[j] = f"\0elision {k}"
+    out: list[int | str] = []
+    cursor = 0
+    sm = SequenceMatcher(None, bkeys, tkeys, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            for i in range(i1, i2):
+                b = bmap[i][1]
+                if b > cursor:
+                    out.extend(range(cursor, b))
+                    cursor = b
+            continue
+        if i1 < i2:
+            cut = sorted(hit.truncated.intersection(range(i1, i2)))
+            if cut:
+                raise _truncated(hit, cut[0])
+            a, b = bmap[i1][0], bmap[i2 - 1][1]
+            if a > cursor:
+                out.extend(range(cursor, a))
+            cursor = max(cursor, b)
+        # A changed line takes the indentation offset of the search line it stands in for;
+        # an inserted line, that of the search line before it.
+        for j in range(j1, j2):
+            i = i1 + (j - j1) if i1 + (j - j1) < i2 else (i2 - 1 if i2 > i1 else i1 - 1)
+            out.append(hit.adapt(theirs[j], max(i, 0)))
+    out.extend(range(cursor, len(hit.ours)))
+    return out
+
+
+def _truncated(hit: Hit, i: int) -> NoMatch:
+    assert hit.base is not None and hit.ours is not None
+    line = hit.line + 1 + (hit.base_map[i][0] if hit.base_map else 0)
+    return NoMatch(
+        f"line {i + 1} of the search text ({hit.base[i].strip()!r}) is cut short of file line "
+        f"{line} and the replacement changes it; write that line in full",
+        closest=[Region(line, line, hit.confidence, hit.ours[hit.base_map[i][0]]
+                        if hit.base_map else "")],
+    )
+
+
+def _line_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
+    assert hit.ours is not None
+    items = merge(hit, new_lines(hit, new))
+    ours = hit.ours
+    ends = doc.line_ends(hit.start, len(ours))
+    terms = [doc.eol_at(e) for e in ends]
+    dom = doc.dominant_eol()
+    pieces = [[ours[x], terms[x]] if isinstance(x, int) else [x, dom] for x in items]
+    for piece in pieces[:-1]:
+        if not piece[1]:
+            piece[1] = dom
+    start = doc.orig_offset(hit.start)
+    at_eof_without_newline = bool(terms) and not terms[-1]
+    if at_eof_without_newline:
+        if pieces:
+            pieces[-1][1] = ""
+        elif hit.start > 0:
+            # Everything up to the end was deleted: the line before becomes the last one and,
+            # like the file, ends without a newline.
+            start = doc.orig_offset(hit.start - 1)
+    elif pieces and not pieces[-1][1]:
+        pieces[-1][1] = dom
+    return start, doc.orig_offset(hit.end), "".join(c + e for c, e in pieces)
