@@ -115,8 +115,12 @@ def _search(
 def _check_new_markers(doc: Doc, s: Search, new: str) -> None:
     """Refuse a replacement holding an "existing code" marker the search text does not have:
     written literally it would delete the code the model meant to keep."""
-    if "..." not in new and "…" not in new and not any(
-        w in new.lower() for w in ("existing", "rest of", "unchanged", "same", "omitted")
+    if (
+        "..." not in new
+        and "…" not in new
+        and not any(
+            w in new.lower() for w in ("existing", "rest of", "unchanged", "same", "omitted")
+        )
     ):
         return
     old_lines = s.old.split("\n")

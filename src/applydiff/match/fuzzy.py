@@ -40,7 +40,8 @@ class _Scorer:
         if got is None:
             w = self.s.window(start, count)
             got = (
-                -1.0 if w is None
+                -1.0
+                if w is None
                 else Levenshtein.normalized_similarity(self.key, "\n".join(map(loose, w[0])))
             )
             self.cache[k] = got
@@ -183,9 +184,17 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
             undo.learn(base[i], ours[j])
     fit = Fit.of(fit_pairs, len(base), s.style_near(start), base, undo=undo)
     return Hit(
-        "fuzzy", round(sim, 4), start, end,
-        base=base, ours=ours, base_map=base_map, fit=fit,
-        truncated=truncated, lead_blank=s.lead_blank, trail_blank=s.trail_blank,
+        "fuzzy",
+        round(sim, 4),
+        start,
+        end,
+        base=base,
+        ours=ours,
+        base_map=base_map,
+        fit=fit,
+        truncated=truncated,
+        lead_blank=s.lead_blank,
+        trail_blank=s.trail_blank,
     )
 
 

@@ -52,7 +52,8 @@ def find(s: Search) -> list[Hit]:
         )
     region = fuzzy.closest(s)
     where = (
-        "; closest: " + ", ".join(
+        "; closest: "
+        + ", ".join(
             f"lines {r.start_line}-{r.end_line} ({r.similarity:.0%} similar)" for r in region
         )
         if region

@@ -128,8 +128,9 @@ def _truncated(hit: Hit, i: int) -> NoMatch:
     return NoMatch(
         f"line {i + 1} of the search text ({hit.base[i].strip()!r}) is cut short of file line "
         f"{line} and the replacement changes it; write that line in full",
-        closest=[Region(line, line, hit.confidence, hit.ours[hit.base_map[i][0]]
-                        if hit.base_map else "")],
+        closest=[
+            Region(line, line, hit.confidence, hit.ours[hit.base_map[i][0]] if hit.base_map else "")
+        ],
     )
 
 

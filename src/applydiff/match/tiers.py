@@ -169,15 +169,24 @@ def _chain(
     # A marker covers the lines between the segment before it and the one after it.
     for m in marks:
         before = max((base_map[i][1] for i in range(m) if i in seg_of), default=0)
-        after = min((base_map[i][0] for i in range(m + 1, len(lines)) if i in seg_of),
-                    default=len(ours))
+        after = min(
+            (base_map[i][0] for i in range(m + 1, len(lines)) if i in seg_of), default=len(ours)
+        )
         base_map[m] = (before, after)
     pairs = [(i, lines[i], ours[base_map[i][0]]) for i in seg_of]
     fit = Fit.of(pairs, len(lines), s.style_near(start), lines, undo=_undo(pairs))
     return Hit(
-        "elision", 0.9, start, end,
-        base=lines, ours=ours, base_map=base_map, fit=fit,
-        markers=frozenset(marks), lead_blank=s.lead_blank, trail_blank=s.trail_blank,
+        "elision",
+        0.9,
+        start,
+        end,
+        base=lines,
+        ours=ours,
+        base_map=base_map,
+        fit=fit,
+        markers=frozenset(marks),
+        lead_blank=s.lead_blank,
+        trail_blank=s.trail_blank,
     )
 
 
@@ -240,9 +249,16 @@ def _line_hit(
 ) -> Hit:
     ours, end = w
     return Hit(
-        tier, confidence, start, end,
-        base=base, ours=ours, base_map=[(i, i + 1) for i in range(len(base))],
-        fit=fit, lead_blank=s.lead_blank, trail_blank=s.trail_blank,
+        tier,
+        confidence,
+        start,
+        end,
+        base=base,
+        ours=ours,
+        base_map=[(i, i + 1) for i in range(len(base))],
+        fit=fit,
+        lead_blank=s.lead_blank,
+        trail_blank=s.trail_blank,
     )
 
 
