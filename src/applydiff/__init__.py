@@ -7,6 +7,7 @@ The matching API::
     'a = 1\\nb = 3\\n'
 """
 
+from .engine import Changeset, EditReport, FileChange, OpError, apply_ops
 from .errors import (
     CODES,
     Ambiguous,
@@ -17,6 +18,7 @@ from .errors import (
     Region,
     WriteConflict,
 )
+from .ir import Anchored, Delete, Move, Op, Replace, Write
 from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
 from .text import file_id
 
@@ -27,14 +29,25 @@ __all__ = [
     "DEFAULT_THRESHOLD",
     "TIERS",
     "Ambiguous",
+    "Anchored",
+    "Changeset",
+    "Delete",
     "EditError",
+    "EditReport",
+    "FileChange",
     "FileIdMismatch",
     "FormatInvalid",
     "Match",
+    "Move",
     "NoMatch",
+    "Op",
+    "OpError",
     "Region",
+    "Replace",
+    "Write",
     "WriteConflict",
     "__version__",
+    "apply_ops",
     "file_id",
     "locate",
     "replace",

@@ -24,6 +24,9 @@ MARGIN = 0.02
 PROBES = 4
 PROBE_LIMIT = 400
 REFINE = 8
+# Below this much text (loose form) a similarity says too little about where: "return 9"
+# is 88% similar to "return 1". Short search texts must match at a literal tier.
+MIN_CHARS = 20
 
 
 class _Scorer:
@@ -31,8 +34,12 @@ class _Scorer:
 
     def __init__(self, s: Search) -> None:
         self.s = s
-        self.key = "\n".join(loose(x) for x in s.lines)
+        self.key = self.key_of(s)
         self.cache: dict[tuple[int, int], float] = {}
+
+    @staticmethod
+    def key_of(s: Search) -> str:
+        return "\n".join(loose(x) for x in s.lines)
 
     def score(self, start: int, count: int) -> float:
         k = (start, count)
@@ -134,7 +141,7 @@ def fuzzy(s: Search) -> list[Hit]:
     """The best window if it clears the threshold and the margin; the near-best windows (for
     the ladder to break the tie with the hint, or report as ambiguous) otherwise."""
     scored = _scored(s)
-    if not scored or scored[0][0] < s.threshold:
+    if not scored or scored[0][0] < s.threshold or len(_Scorer.key_of(s)) < MIN_CHARS:
         return []
     best = scored[0]
     rivals = [best]

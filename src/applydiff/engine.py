@@ -1,0 +1,342 @@
+"""The engine: apply an edit script to file texts in memory, all or nothing.
+
+Ops apply in order and later ops see earlier results, across files. Every op is attempted even
+after one fails, so that every failing op is reported (later ones against the state without
+the failed op's effect); if any failed, no change comes back.
+
+>>> from applydiff.engine import apply_ops
+>>> from applydiff.ir import Replace
+>>> cs = apply_ops([Replace("a.py", "x = 1", "x = 2")], {"a.py": "x = 1\\n"})
+>>> cs.ok, cs.changes[0].after
+(True, 'x = 2\\n')
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import EditError, FileIdMismatch, FormatInvalid, NoMatch, WriteConflict
+from .ir import Anchored, Delete, Move, Op, Replace, Write
+from .match import Match, replace_with_matches
+from .match.anchored import replace_anchored
+from .text import file_id
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One path's text before and after the script (None: the file does not exist)."""
+
+    path: str
+    before: str | None
+    after: str | None
+
+    @property
+    def action(self) -> str:
+        if self.before is None:
+            return "added"
+        return "deleted" if self.after is None else "modified"
+
+
+@dataclass(frozen=True)
+class EditReport:
+    """How one op was applied: the tier that located it, its confidence, its 1-based lines in
+    the text it was applied to, and how many places it changed."""
+
+    index: int
+    path: str
+    kind: str
+    tier: str
+    confidence: float
+    start_line: int | None = None
+    end_line: int | None = None
+    matches: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "path": self.path,
+            "kind": self.kind,
+            "tier": self.tier,
+            "confidence": self.confidence,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "matches": self.matches,
+        }
+
+
+@dataclass(frozen=True)
+class OpError:
+    """An op that failed: its position in the script, its path and the error."""
+
+    index: int
+    path: str
+    error: EditError
+
+    @property
+    def code(self) -> str:
+        return self.error.code
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.error.to_dict()
+        out.update(index=self.index, path=self.path)
+        return out
+
+
+@dataclass
+class Changeset:
+    """The outcome of a script: every change (only when ``ok``), reports and errors."""
+
+    changes: list[FileChange] = field(default_factory=list)
+    moves: dict[str, str] = field(default_factory=dict)
+    reports: list[EditReport] = field(default_factory=list)
+    errors: list[OpError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def texts(self) -> dict[str, str | None]:
+        """path -> new text (None: deleted)."""
+        return {c.path: c.after for c in self.changes}
+
+    def summary(self) -> list[dict[str, str]]:
+        """One entry per logical change: modified, added, deleted, or moved (with ``to``)."""
+        out: list[dict[str, str]] = []
+        targets = {dst: src for src, dst in self.moves.items()}
+        for c in self.changes:
+            if c.path in self.moves:
+                out.append({"path": c.path, "action": "moved", "to": self.moves[c.path]})
+            elif c.path in targets:
+                continue
+            else:
+                out.append({"path": c.path, "action": c.action})
+        return out
+
+
+def normalize_path(path: str) -> str:
+    """The key two spellings of one relative path share: ``./a//b`` and ``a/b``."""
+    p = posixpath.normpath(path.replace("\\", "/"))
+    return "" if p == "." else p
+
+
+def apply_ops(
+    ops: Sequence[Op],
+    files: Mapping[str, str],
+    *,
+    key: Callable[[str], str] = normalize_path,
+    threshold: float | None = None,
+) -> Changeset:
+    """Apply ``ops`` to ``files`` (path -> text; a missing path is a missing file).
+
+    ``files`` may raise :class:`EditError` when a path is read (the workspace refuses paths
+    outside its root, binary files, ...): that fails the op that read it.
+    """
+    run = _Run(files, key, threshold)
+    for index, op in enumerate(ops):
+        path = op.path
+        try:
+            path = run.key(op.path)
+            run.reports.append(run.apply(index, op, path))
+        except EditError as e:
+            if e.path is None:
+                e.path = path
+            run.errors.append(OpError(index, path, e))
+    return run.result()
+
+
+class _Run:
+    def __init__(
+        self, files: Mapping[str, str], key: Callable[[str], str], threshold: float | None
+    ) -> None:
+        self.files = files
+        self.key = key
+        self.threshold = threshold
+        self.state: dict[str, str | None] = {}
+        self.original: dict[str, str | None] = {}
+        self.written: set[str] = set()
+        self.edited: set[str] = set()
+        self.moves: dict[str, str] = {}  # original source -> current destination
+        self.reports: list[EditReport] = []
+        self.errors: list[OpError] = []
+
+    def read(self, path: str) -> str | None:
+        if path not in self.state:
+            text = self.files.get(path)
+            self.original[path] = text
+            self.state[path] = text
+        return self.state[path]
+
+    def check_id(self, op: Op, path: str, text: str) -> None:
+        if op.file_id is None:
+            return
+        now = file_id(text)
+        first = self.original.get(path)
+        if op.file_id == now or (first is not None and op.file_id == file_id(first)):
+            return
+        raise FileIdMismatch(
+            f"file_id {op.file_id} does not name the current version of {path} (its file_id "
+            f"is {now}); re-read the file and write the edit against what it holds now",
+            expected=op.file_id,
+            actual=now,
+        )
+
+    def existing(self, op: Op, path: str, verb: str) -> str:
+        text = self.read(path)
+        if text is None:
+            hint = "; to create it, use write_file" if verb == "edit" else ""
+            raise NoMatch(f"cannot {verb} {path}: the file does not exist; check the path{hint}")
+        self.check_id(op, path, text)
+        return text
+
+    def apply(self, index: int, op: Op, path: str) -> EditReport:
+        if isinstance(op, Write):
+            return self.write(index, op, path)
+        if isinstance(op, Replace):
+            return self.replace(index, op, path)
+        if isinstance(op, Anchored):
+            return self.anchored(index, op, path)
+        if isinstance(op, Delete):
+            self.existing(op, path, "delete")
+            self.state[path] = None
+            return EditReport(index, path, "delete", "delete", 1.0)
+        if isinstance(op, Move):
+            return self.move(index, op, path)
+        raise TypeError(f"not an edit op: {op!r}")
+
+    def write(self, index: int, op: Write, path: str) -> EditReport:
+        if path in self.written or path in self.edited:
+            what = "written" if path in self.written else "edited"
+            raise WriteConflict(
+                f"{path} is already {what} earlier in this response; write a file once, or "
+                "edit it, not both: send one write_file with the final content"
+            )
+        current = self.read(path)
+        if current is not None:
+            self.check_id(op, path, current)
+        self.state[path] = op.content
+        self.written.add(path)
+        lines = op.content.count("\n") + (0 if op.content.endswith("\n") else 1)
+        return EditReport(index, path, "write", "write", 1.0, 1, max(lines, 1))
+
+    def replace(self, index: int, op: Replace, path: str) -> EditReport:
+        self.no_write(path)
+        current = self.read(path)
+        if current is None and not op.old:
+            self.state[path] = op.new
+            self.edited.add(path)
+            return EditReport(index, path, "replace", "create", 1.0, 1, 1)
+        text = self.existing(op, path, "edit")
+        threshold = op.threshold if op.threshold is not None else self.threshold
+        readings = [(op.old, op.new), *op.alternatives]
+        if len(readings) == 1:
+            new_text, matches = replace_with_matches(
+                text,
+                op.old,
+                op.new,
+                replace_all=op.replace_all,
+                hint_line=op.hint_line,
+                threshold=threshold,
+                report=True,
+            )
+        else:
+            new_text, matches = self.one_reading(text, op, readings, threshold)
+        self.state[path] = new_text
+        self.edited.add(path)
+        return _report(index, path, "replace", matches)
+
+    def one_reading(
+        self,
+        text: str,
+        op: Replace,
+        readings: list[tuple[str, str]],
+        threshold: float | None,
+    ) -> tuple[str, list[Match]]:
+        """A block with several ``=======`` lines: keep the one split whose search text
+        matches."""
+        fits = []
+        for old, new in readings:
+            try:
+                fits.append(
+                    replace_with_matches(
+                        text,
+                        old,
+                        new,
+                        replace_all=op.replace_all,
+                        hint_line=op.hint_line,
+                        threshold=threshold,
+                        report=True,
+                    )
+                )
+            except EditError:
+                continue
+        if len(fits) == 1:
+            return fits[0]
+        raise FormatInvalid(
+            f"the block holds several '=======' lines, so it splits into search and replace "
+            f"text in {len(readings)} ways, and {len(fits) or 'none'} of them match the file; "
+            "escape a '=======' line that belongs to the content with a leading backslash",
+            expected="one unescaped ======= separator per block",
+        )
+
+    def anchored(self, index: int, op: Anchored, path: str) -> EditReport:
+        self.no_write(path)
+        text = self.existing(op, path, "edit")
+        new_text, hit, doc = replace_anchored(
+            text,
+            list(op.start),
+            list(op.content),
+            list(op.end) if op.end else None,
+            hint_line=op.hint_line,
+        )
+        self.state[path] = new_text
+        self.edited.add(path)
+        last = doc.line_no(max(hit.start, hit.end - 1))
+        return EditReport(index, path, "anchored", hit.tier, hit.confidence, hit.line + 1, last + 1)
+
+    def move(self, index: int, op: Move, path: str) -> EditReport:
+        text = self.existing(op, path, "move")
+        dest = self.key(op.to)
+        self.read(dest)  # remember what was there (a move may overwrite it)
+        self.state[dest] = text
+        self.state[path] = None
+        source = next((s for s, d in self.moves.items() if d == path), path)
+        self.moves.pop(source, None)
+        if source != dest:
+            self.moves[source] = dest
+        return EditReport(index, path, "move", "move", 1.0)
+
+    def no_write(self, path: str) -> None:
+        if path in self.written:
+            raise WriteConflict(
+                f"{path} is written earlier in this response and then edited; write a file "
+                "once, or edit it, not both: put the final content in the write_file"
+            )
+
+    def result(self) -> Changeset:
+        if self.errors:
+            return Changeset(reports=self.reports, errors=self.errors)
+        changes = [
+            FileChange(path, self.original[path], after)
+            for path, after in self.state.items()
+            if after != self.original[path]
+        ]
+        return Changeset(changes=changes, moves=dict(self.moves), reports=self.reports)
+
+
+def _report(index: int, path: str, kind: str, matches: list[Match]) -> EditReport:
+    if not matches:  # an empty search text filled an empty file
+        return EditReport(index, path, kind, "create", 1.0, 1, 1)
+    first, last = matches[0], matches[-1]
+    return EditReport(
+        index,
+        path,
+        kind,
+        first.tier,
+        min(m.confidence for m in matches),
+        first.start_line,
+        last.end_line,
+        len(matches),
+    )

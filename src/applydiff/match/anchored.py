@@ -1,0 +1,118 @@
+"""Anchored edits: ``start`` lines (and optionally ``end`` lines) quoted from the file delimit
+the region that ``content`` replaces.
+
+Anchors are compared exactly, then with trailing blanks ignored, then trimmed; the first
+comparison that finds ``start`` decides, and it must find exactly one place (or the hint must
+pick one). ``end`` is the first match at or after ``start``.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+
+from ..errors import Ambiguous, NoMatch
+from ..text import to_lf
+from . import fuzzy
+from .doc import Doc
+from .normalize import content, rstrip
+from .rewrite import splice
+from .search import Fit, Hit, Search
+
+COMPARISONS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("exact", lambda x: x),
+    ("trailing_whitespace", rstrip),
+    ("trimmed", content),
+)
+
+
+def replace_anchored(
+    text: str,
+    start: list[str],
+    new_content: list[str],
+    end: list[str] | None = None,
+    *,
+    hint_line: int | None = None,
+) -> tuple[str, Hit, Doc]:
+    """``text`` with the anchored region replaced; also the hit (for its tier and lines)."""
+    doc = Doc(text)
+    start = [to_lf(x).rstrip("\n") for x in start]
+    s = Search(doc, "\n".join(start) + "\n", hint=None if hint_line is None else hint_line - 1)
+    tier, pos = _find_start(s, start)
+    w = s.window(pos, len(start))
+    assert w is not None
+    region_end = w[1]
+    if end:
+        end = [to_lf(x).rstrip("\n") for x in end]
+        region_end = _find_end(s, end, pos, w[1])
+    count = doc.t.count("\n", pos, region_end) + (
+        0 if region_end > pos and doc.t[region_end - 1] == "\n" else 1
+    )
+    got = doc.lines_at(pos, count)
+    assert got is not None
+    ours = got[0]
+    fit = None
+    if tier == "trimmed":
+        pairs = [(i, o, f) for i, (o, f) in enumerate(zip(start, ours, strict=False))]
+        fit = Fit.of(pairs, len(ours), s.style_near(pos), start)
+        # Every region line is shifted like the start lines (the model saw none of the rest).
+        fit.line_shifts = None
+    hit = Hit(
+        tier,
+        {"exact": 1.0, "trailing_whitespace": 0.99, "trimmed": 0.95}[tier],
+        pos,
+        region_end,
+        base=ours,
+        ours=ours,
+        base_map=[(i, i + 1) for i in range(len(ours))],
+        fit=fit,
+        line=doc.line_no(pos),
+    )
+    body = "".join(to_lf(x).rstrip("\n") + "\n" for x in new_content)
+    return splice(doc, [hit], body), hit, doc
+
+
+def _find_start(s: Search, start: list[str]) -> tuple[str, int]:
+    for tier, norm in COMPARISONS:
+        keys = [norm(x) for x in start]
+        found = []
+        for pos in s.candidate_starts(start):
+            w = s.window(pos, len(start))
+            if w is not None and all(norm(f) == k for f, k in zip(w[0], keys, strict=True)):
+                found.append(pos)
+        if len(found) == 1:
+            return tier, found[0]
+        if found:
+            lines = [s.doc.line_no(p) for p in found]
+            if s.hint is not None:
+                ranked = sorted(zip(lines, found, strict=True), key=lambda lp: abs(lp[0] - s.hint))
+                if 2 * abs(ranked[0][0] - s.hint) < abs(ranked[1][0] - s.hint):
+                    return tier, ranked[0][1]
+            raise Ambiguous(
+                f"the start lines match {len(found)} places (at lines "
+                f"{', '.join(str(x + 1) for x in lines)}); quote more lines so they are unique",
+                lines=[x + 1 for x in lines],
+                tier=tier,
+            )
+    raise NoMatch(
+        "the start lines were not found in the file; quote them exactly as the file has them",
+        closest=fuzzy.closest(s),
+    )
+
+
+def _find_end(s: Search, end: list[str], start_pos: int, start_end: int) -> int:
+    """End position of the first ``end`` match at or after the start whose end is not before
+    the start's end."""
+    for _tier, norm in COMPARISONS:
+        keys = [norm(x) for x in end]
+        cands = s.candidate_starts(end)
+        for pos in cands[bisect.bisect_left(cands, start_pos) :]:
+            w = s.window(pos, len(end))
+            if w is None or w[1] < start_end:
+                continue
+            if all(norm(f) == k for f, k in zip(w[0], keys, strict=True)):
+                return w[1]
+    raise NoMatch(
+        "the end lines were not found after the start lines; quote them exactly, or leave "
+        "end out to replace only the start lines",
+    )
