@@ -37,10 +37,10 @@ def find(s: Search) -> list[Hit]:
         if not hits:
             continue
         if s.replace_all or len(hits) == 1:
-            return _numbered(s.doc, hits)
+            return _with_blank_edges(s.doc, _numbered(s.doc, hits))
         picked = _by_hint(s, hits)
         if picked is not None:
-            return [picked]
+            return _with_blank_edges(s.doc, [picked])
         lines = [h.line + 1 for h in _numbered(s.doc, hits)]
         shown = ", ".join(map(str, lines[:20])) + (" ..." if len(lines) > 20 else "")
         raise Ambiguous(
@@ -65,6 +65,51 @@ def find(s: Search) -> list[Hit]:
         "to change exactly",
         closest=region,
     )
+
+
+def _with_blank_edges(doc: Doc, hits: list[Hit]) -> list[Hit]:
+    """Line-level tiers match without the blank lines at the edges of the search text; where
+    the file has blank lines there too, take them into the hit, so that a replacement that
+    drops (or keeps) them does so."""
+    for h in hits:
+        if h.base is None or not (h.lead_blank or h.trail_blank):
+            continue
+        assert h.ours is not None and h.base_map is not None
+        t = doc.t
+        above: list[str] = []
+        while len(above) < h.lead_blank and h.start > 0:
+            prev = doc.back(h.start, 1)
+            assert prev is not None
+            if t[prev : h.start - 1].strip():
+                break
+            above.append(t[prev : h.start - 1])
+            h.start = prev
+        below: list[str] = []
+        while len(below) < h.trail_blank and h.end < doc.n:
+            e = t.find("\n", h.end)
+            stop = doc.n if e < 0 else e
+            if t[h.end : stop].strip():
+                break
+            below.append(t[h.end : stop])
+            h.end = doc.n if e < 0 else e + 1
+        if not above and not below:
+            continue
+        k, m, n = len(above), len(below), len(h.ours)
+        h.ours = above[::-1] + h.ours + below
+        h.base = [""] * k + h.base + [""] * m
+        h.base_map = (
+            [(x, x + 1) for x in range(k)]
+            + [(a + k, b + k) for a, b in h.base_map]
+            + [(n + k + x, n + k + x + 1) for x in range(m)]
+        )
+        h.markers = frozenset(x + k for x in h.markers)
+        h.truncated = frozenset(x + k for x in h.truncated)
+        if h.fit is not None and h.fit.line_shifts is not None:
+            h.fit.line_shifts = [None] * k + h.fit.line_shifts + [None] * m
+        h.lead_blank -= k
+        h.trail_blank -= m
+        h.line -= k
+    return hits
 
 
 def _numbered(doc: Doc, hits: list[Hit]) -> list[Hit]:

@@ -13,6 +13,7 @@ from difflib import SequenceMatcher
 
 from ..errors import FormatInvalid, NoMatch, Region
 from ..text import LF, to_lf
+from . import indent, inline
 from .doc import Doc
 from .elision import is_marker
 from .normalize import rstrip, unescape
@@ -115,11 +116,32 @@ def merge(hit: Hit, theirs: list[str]) -> list[int | str]:
             cursor = max(cursor, b)
         # A changed line takes the indentation offset of the search line it stands in for;
         # an inserted line, that of the search line before it.
+        one_to_one = i2 - i1 == j2 - j1
         for j in range(j1, j2):
-            i = i1 + (j - j1) if i1 + (j - j1) < i2 else (i2 - 1 if i2 > i1 else i1 - 1)
-            out.append(hit.adapt(theirs[j], max(i, 0)))
+            if one_to_one:
+                out.append(_changed_line(hit, i1 + j - j1, theirs[j]))
+            else:
+                i = i1 + (j - j1) if i1 + (j - j1) < i2 else (i2 - 1 if i2 > i1 else i1 - 1)
+                out.append(hit.adapt(theirs[j], max(i, 0)))
     out.extend(range(cursor, len(hit.ours)))
     return out
+
+
+def _changed_line(hit: Hit, i: int, line: str) -> str:
+    """A replacement line standing in for base line ``i``: adapted to the file, and where the
+    file's line differs from what the model quoted only by noise, merged inside the line so
+    the characters the model did not change keep the file's bytes."""
+    adapted = hit.adapt(line, i)
+    assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+    a, b = hit.base_map[i]
+    if b - a != 1:
+        return adapted
+    base, ours = hit.base[i], hit.ours[a]
+    undo = hit.fit.undo.apply if hit.fit is not None and hit.fit.undo is not None else str
+    merged = inline.merge(base.lstrip(" \t"), ours.lstrip(" \t"), line.lstrip(" \t"), undo)
+    if merged is None:
+        return adapted
+    return indent.leading(adapted) + merged if adapted.strip() else adapted
 
 
 def _truncated(hit: Hit, i: int) -> NoMatch:

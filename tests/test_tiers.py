@@ -1,0 +1,268 @@
+"""Each tier of the ladder: what it accepts, the tier it reports, and the exact result."""
+
+from __future__ import annotations
+
+import pytest
+
+from applydiff import FormatInvalid, NoMatch, locate, replace
+
+SRC = '''import os
+
+
+def alpha(x):
+    """Say “hello” — politely."""
+    total = 0
+    for i in range(x):
+        total += i
+    return total
+
+
+def beta(y):
+    if y:
+        print("yes")
+    return y
+'''
+
+
+def edited(old: str, new: str) -> str:
+    assert SRC.count(old) == 1
+    return SRC.replace(old, new)
+
+
+def test_exact_mid_line():
+    m = locate(SRC, "range(x)")
+    assert (m.tier, m.confidence, m.start_line, m.end_line) == ("exact", 1.0, 7, 7)
+    assert SRC[m.start : m.end] == "range(x)"
+    assert replace(SRC, "range(x)", "range(1, x)") == edited("range(x)", "range(1, x)")
+
+
+def test_exact_multiline_offsets():
+    old = '    if y:\n        print("yes")\n'
+    m = locate(SRC, old)
+    assert (m.tier, m.start_line, m.end_line) == ("exact", 13, 14)
+    assert SRC[m.start : m.end] == old
+
+
+def test_trailing_whitespace_ignored():
+    old = "def beta(y):   \n    if y:\t\n"
+    assert locate(SRC, old).tier == "trailing_whitespace"
+    out = replace(SRC, old, "def beta(y, z):\n    if y:\n")
+    assert out == edited("def beta(y):\n", "def beta(y, z):\n")
+
+
+def test_trailing_whitespace_in_file_is_kept_on_unchanged_lines():
+    text = "a = 1   \nb = 2\n"
+    assert replace(text, "a = 1\nb = 2\n", "a = 1\nb = 3\n") == "a = 1   \nb = 3\n"
+
+
+def test_indentation_dedented_block_is_reindented():
+    old = 'if y:\n    print("yes")\n'
+    new = 'if y:\n    print("no")\n    log(y)\n'
+    m = locate(SRC, old)
+    assert (m.tier, m.confidence, m.start_line, m.end_line) == ("indentation", 0.97, 13, 14)
+    assert replace(SRC, old, new) == edited(
+        '        print("yes")\n', '        print("no")\n        log(y)\n'
+    )
+
+
+def test_indentation_over_indented_block():
+    old = "            total = 0\n            for i in range(x):\n"
+    new = "            total = 1\n            for i in range(x):\n"
+    assert locate(SRC, old).tier == "indentation"
+    assert replace(SRC, old, new) == edited("    total = 0\n", "    total = 1\n")
+
+
+def test_indentation_tabs_in_model_text_become_spaces():
+    old = '\tif y:\n\t\tprint("yes")\n'
+    new = '\tif y:\n\t\tprint("yes!")\n'
+    assert locate(SRC, old).tier == "indentation"
+    assert replace(SRC, old, new) == edited('print("yes")', 'print("yes!")')
+
+
+def test_indentation_spaces_in_model_text_become_tabs():
+    text = "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n"
+    old = "if x {\n    return 1\n}\n"
+    new = "if x {\n    y := 2\n    return y\n}\n"
+    assert locate(text, old).tier == "indentation"
+    assert replace(text, old, new) == "func f() {\n\tif x {\n\t\ty := 2\n\t\treturn y\n\t}\n}\n"
+
+
+def test_indentation_two_space_model_in_four_space_file():
+    doc = '  """Say “hello” — politely."""\n'
+    old = f"def alpha(x):\n{doc}  total = 0\n  for i in range(x):\n    total += i\n"
+    new = f"def alpha(x):\n{doc}  total = 0\n  for i in range(x):\n    if i:\n      total += i\n"
+    assert locate(SRC, old).tier == "indentation"
+    assert replace(SRC, old, new) == edited(
+        "        total += i\n", "        if i:\n            total += i\n"
+    )
+
+
+def test_indentation_not_uniform_falls_through():
+    # First line lost its indentation (copied from a selection): not one uniform shift.
+    old = "for i in range(x):\n            total += i\n"
+    new = "for i in range(x):\n            total += 2 * i\n"
+    assert locate(SRC, old).tier == "whitespace"
+    assert replace(SRC, old, new) == edited("total += i", "total += 2 * i")
+
+
+def test_whitespace_runs_collapsed():
+    old = "    for i in  range(x):\n        total +=   i\n"
+    new = "    for i in range(x):\n        total += i * i\n"
+    m = locate(SRC, old)
+    assert (m.tier, m.confidence) == ("whitespace", 0.95)
+    assert replace(SRC, old, new) == edited("total += i\n", "total += i * i\n")
+
+
+def test_characters_smart_quotes_in_file_kept_on_unchanged_lines():
+    old = '    """Say "hello" - politely."""\n    total = 0\n'
+    new = '    """Say "hello" - politely."""\n    total = 100\n'
+    m = locate(SRC, old)
+    assert (m.tier, m.confidence) == ("characters", 0.93)
+    assert replace(SRC, old, new) == edited("total = 0", "total = 100")
+
+
+def test_characters_smart_quotes_written_by_model_are_undone():
+    text = 'msg = "it\'s fine"\nother = 1\n'
+    old = "msg = “it’s fine”\n"
+    new = "msg = “it’s fine now”\n"
+    assert locate(text, old).tier == "characters"
+    assert replace(text, old, new) == 'msg = "it\'s fine now"\nother = 1\n'
+
+
+def test_characters_changed_line_takes_file_smart_quotes():
+    old = '    """Say "hello" - politely."""\n'
+    new = '    """Say "goodbye" - politely."""\n'
+    assert replace(SRC, old, new) == edited("“hello” — politely", "“goodbye” — politely")
+
+
+def test_characters_nbsp_and_dashes():
+    text = "x = a\u00a0-\u00a0b  # range 1\u20132\n"
+    out = replace(text, "x = a - b  # range 1-2\n", "x = a + b  # range 1-2\n")
+    # The file's non-breaking spaces and en dash survive around the model's change.
+    assert out == "x = a\u00a0+\u00a0b  # range 1\u20132\n"
+
+
+def test_characters_over_escaped_quotes():
+    old = 'if y:\n        print(\\"yes\\")\n'
+    new = 'if y:\n        print(\\"YES\\")\n'
+    m = locate(SRC, old)
+    assert (m.tier, m.confidence) == ("characters", 0.9)
+    assert replace(SRC, old, new) == edited('print("yes")', 'print("YES")')
+
+
+def test_characters_literal_backslash_n_block():
+    old = "def beta(y):\\n    if y:\\n"
+    new = "def beta(y, z):\\n    if y:\\n"
+    assert locate(SRC, old).tier == "characters"
+    assert replace(SRC, old, new) == edited("def beta(y):", "def beta(y, z):")
+
+
+def test_elision_keeps_elided_lines():
+    old = "def alpha(x):\n    ...\n    return total\n"
+    new = "def alpha(x):\n    ...\n    return total * 2\n"
+    m = locate(SRC, old)
+    assert (m.tier, m.confidence, m.start_line, m.end_line) == ("elision", 0.9, 4, 9)
+    assert replace(SRC, old, new) == edited("return total\n", "return total * 2\n")
+
+
+def test_elision_comment_markers_and_two_gaps():
+    old = (
+        "def alpha(x):\n    # ... existing code ...\n    for i in range(x):\n"
+        "    // ...\n    return total\n"
+    )
+    new = (
+        "def alpha(x):\n    # ... existing code ...\n    for i in range(x, 0, -1):\n"
+        "    // ...\n    return total\n"
+    )
+    assert locate(SRC, old).tier == "elision"
+    assert replace(SRC, old, new) == edited("range(x):", "range(x, 0, -1):")
+
+
+def test_elision_marker_only_in_replacement_is_refused():
+    old = "def alpha(x):\n    ...\n    return total\n"
+    with pytest.raises(FormatInvalid) as e:
+        replace(SRC, old, "def alpha(x):\n    return 0\n")
+    assert e.value.code == "format_invalid"
+    assert "1 marker" in e.value.message and "has 0" in e.value.message
+
+
+def test_elision_deleting_whole_region_is_allowed():
+    old = "def alpha(x):\n    ...\n    return total\n\n\n"
+    assert replace(SRC, old, "") == SRC.replace(
+        SRC[SRC.index("def alpha") : SRC.index("def beta")], ""
+    )
+
+
+def test_strict_marker_in_replacement_without_counterpart_is_refused():
+    with pytest.raises(FormatInvalid) as e:
+        replace(SRC, "    return y\n", "    # ... existing code ...\n    return y\n")
+    assert e.value.line == 1
+    assert "would delete that code" in e.value.message
+
+
+def test_boundary_truncated_last_line_kept_whole():
+    old = "    for i in range(x):\n        total += i\n    return to\n"
+    new = "    for i in range(x):\n        total += i + 1\n    return to\n"
+    m = locate(SRC, old)
+    assert (m.tier, m.confidence, m.start_line, m.end_line) == ("boundary", 0.88, 7, 9)
+    assert replace(SRC, old, new) == edited("total += i\n", "total += i + 1\n")
+
+
+def test_boundary_truncated_first_line():
+    old = '    """Say “hel\n    total = 0\n    for i in range(x):\n'
+    new = '    """Say “hel\n    total = 10\n    for i in range(x):\n'
+    assert locate(SRC, old).tier == "boundary"
+    assert replace(SRC, old, new) == edited("total = 0", "total = 10")
+
+
+def test_boundary_truncated_line_changed_is_refused():
+    old = "    for i in range(x):\n        total += i\n    return to\n"
+    new = "    for i in range(x):\n        total += i\n    return None\n"
+    with pytest.raises(NoMatch) as e:
+        replace(SRC, old, new)
+    assert "cut short" in e.value.message and "line 3" in e.value.message
+
+
+def test_fuzzy_typos_in_context_are_not_written():
+    old = (
+        'def alpha(x):\n    """Say “hello” — politely."""\n    total = 0\n'
+        "    for i in rnage(x):\n        total += i\n    retrun total\n"
+    )
+    new = old.replace("total += i", "total -= i")
+    m = locate(SRC, old)
+    assert m.tier == "fuzzy" and 0.9 < m.confidence < 1.0
+    assert (m.start_line, m.end_line) == (4, 9)
+    assert replace(SRC, old, new) == edited("total += i", "total -= i")
+
+
+def test_fuzzy_with_indentation_noise_reindents():
+    old = (
+        'def alpha(x):\n  """Say “hello” — politely."""\n  total = 0\n'
+        "  for i in rnage(x):\n    total += i\n  retrun total\n"
+    )
+    new = old.replace("    total += i\n", "    if i:\n      total -= i\n")
+    assert replace(SRC, old, new) == edited(
+        "        total += i\n", "        if i:\n            total -= i\n"
+    )
+
+
+def test_fuzzy_needs_enough_text():
+    with pytest.raises(NoMatch) as e:
+        replace(SRC, "retrun y", "return 0")
+    assert e.value.code == "no_match"
+
+
+def test_fuzzy_threshold_per_call():
+    old = "def beta(y):\n    if y:\n        print('yes')\n    return y + 1\n"
+    m = locate(SRC, old, threshold=0.8)
+    assert m.tier == "fuzzy" and 0.8 <= m.confidence < 0.9
+    with pytest.raises(NoMatch) as e:
+        locate(SRC, old, threshold=0.95)
+    assert e.value.closest[0].start_line == 12
+    assert e.value.closest[0].similarity == m.confidence
+
+
+def test_tiers_are_tried_in_order_first_finder_wins():
+    # The exact tier finds this once although the fuzzy tier would find more.
+    text = "value = compute(a, b)\nvalue = compute(a, c)\n"
+    assert locate(text, "value = compute(a, b)").tier == "exact"
