@@ -48,9 +48,10 @@ def _char_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     new_segs = new.split(LF)
     dom = doc.dominant_eol()
     new_terms = [dom] * (len(new_segs) - 1)
+    # Unchanged lines and lines edited in place keep their own terminator.
     sm = SequenceMatcher(None, old_segs[:-1], new_segs[:-1], autojunk=False)
-    for tag, i1, i2, j1, _ in sm.get_opcodes():
-        if tag == "equal":
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for d in range(i2 - i1):
                 new_terms[j1 + d] = terms[i1 + d]
     text = "".join(seg + term for seg, term in zip(new_segs, [*new_terms, ""], strict=True))
@@ -72,11 +73,17 @@ def new_lines(hit: Hit, new: str) -> list[str]:
     return lines[lead : len(lines) - trail]
 
 
-def merge(hit: Hit, theirs: list[str]) -> list[int | str]:
+# An output line: an int is a window line kept byte for byte; a (text, k) pair is a line from
+# the replacement, ended like window line k (the line it edits) or, when k is None (an added
+# line), with the file's dominant terminator.
+Item = int | tuple[str, int | None]
+
+
+def merge(hit: Hit, theirs: list[str]) -> list[Item]:
     """Three-way merge of the model's change (base -> theirs) onto the file window (ours).
 
-    Returns the output lines in order: an ``int`` is a window line kept byte for byte, a
-    ``str`` is a line from the replacement (already adapted to the file).
+    Returns the output lines in order (see :data:`Item`); replacement lines come adapted to
+    the file.
     """
     assert hit.base is not None and hit.ours is not None and hit.base_map is not None
     base, bmap = hit.base, hit.base_map
@@ -95,7 +102,7 @@ def merge(hit: Hit, theirs: list[str]) -> list[int | str]:
             )
         for k, j in enumerate(tmarks):
             tkeys[j] = f"\0elision {k}"
-    out: list[int | str] = []
+    out: list[Item] = []
     cursor = 0
     sm = SequenceMatcher(None, bkeys, tkeys, autojunk=False)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
@@ -119,10 +126,12 @@ def merge(hit: Hit, theirs: list[str]) -> list[int | str]:
         one_to_one = i2 - i1 == j2 - j1
         for j in range(j1, j2):
             if one_to_one:
-                out.append(_changed_line(hit, i1 + j - j1, theirs[j]))
+                i = i1 + j - j1
+                a, b = bmap[i]
+                out.append((_changed_line(hit, i, theirs[j]), a if b - a == 1 else None))
             else:
                 i = i1 + (j - j1) if i1 + (j - j1) < i2 else (i2 - 1 if i2 > i1 else i1 - 1)
-                out.append(hit.adapt(theirs[j], max(i, 0)))
+                out.append((hit.adapt(theirs[j], max(i, 0)), None))
     out.extend(range(cursor, len(hit.ours)))
     return out
 
@@ -163,7 +172,12 @@ def _line_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     ends = doc.line_ends(hit.start, len(ours))
     terms = [doc.eol_at(e) for e in ends]
     dom = doc.dominant_eol()
-    pieces = [[ours[x], terms[x]] if isinstance(x, int) else [x, dom] for x in items]
+    pieces = [
+        [ours[x], terms[x]]
+        if isinstance(x, int)
+        else [x[0], dom if x[1] is None or not terms[x[1]] else terms[x[1]]]
+        for x in items
+    ]
     for piece in pieces[:-1]:
         if not piece[1]:
             piece[1] = dom

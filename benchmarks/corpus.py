@@ -1,0 +1,917 @@
+"""Edit cases for the benchmarks, built from real source files on this machine.
+
+A case is what a model sends to change one line of a file it remembers imperfectly: a block of
+5-20 lines of the file as ``old``, the same block with one line changed, inserted or deleted
+as ``new``, both carrying the same *noise* (how the model's memory differs from the file), and
+the exact text the file must hold afterwards, or ``None`` when the engine must refuse.
+
+The intended edit is made on the block as the file holds it, so ``expected`` is known exactly:
+lines the model did not change keep the file's bytes, changed lines come out in the file's
+style. Everything is deterministic for a given seed and set of files.
+
+>>> cases = generate(["exact"], 1, seed=0)
+>>> cases[0].kind, cases[0].expected is not None
+('exact', True)
+"""
+
+from __future__ import annotations
+
+import glob as globlib
+import keyword
+import math
+import random
+import re
+import string
+import sysconfig
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+# Kinds the engine must resolve to ``expected``.
+RESOLVE_KINDS = (
+    "exact",
+    "trailing_ws",
+    "dedented",
+    "over_indented",
+    "tabs_spaces",
+    "first_line_unindented",
+    "truncated_boundary",
+    "typo1",
+    "typo2",
+    "escaped_quotes",
+    "smart_quotes",
+    "elision",
+    "crlf",
+    "trailing_newline_missing",
+    "duplicated_hint",
+    "twins",
+)
+# Kinds the engine must refuse (``expected`` is None).
+REFUSE_KINDS = ("absent", "hallucinated", "duplicated_no_hint")
+KINDS = RESOLVE_KINDS + REFUSE_KINDS
+# Kinds whose outcome hinges on the fuzzy tier's similarity threshold.
+FUZZY_KINDS = ("typo1", "typo2", "hallucinated", "absent")
+# Kinds whose ``old`` must differ from every stretch of the file (the noise changed something).
+NOISY_KINDS = frozenset(
+    {
+        "trailing_ws",
+        "dedented",
+        "over_indented",
+        "tabs_spaces",
+        "first_line_unindented",
+        "truncated_boundary",
+        "typo1",
+        "typo2",
+        "escaped_quotes",
+        "smart_quotes",
+        "elision",
+    }
+)
+
+MIN_BLOCK, MAX_BLOCK = 5, 20
+DUP_GAP = 30  # lines between the two copies of a duplicated block
+ELISION_MARKER = "# ... existing code ..."
+MAX_FILE_BYTES = 250_000  # past this, stdlib files are data (pydoc topics), not code
+MAX_LINE = 160
+SKIP_DIRS = frozenset({"test", "tests", "idle_test", "site-packages", "__pycache__"})
+TAB = "\t"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One edit: apply ``replace(text, old, new, hint_line=..., replace_all=...)``."""
+
+    kind: str
+    path: str
+    text: str
+    old: str
+    new: str
+    hint_line: int | None
+    expected: str | None
+    replace_all: bool = False
+    line: int = 0  # 1-based first line of the intended block in ``text`` (0: none)
+    note: str = ""  # how the case was made, for reports
+
+
+# -- source files -----------------------------------------------------------------------------
+def source_files(pattern: str | None = None) -> list[str]:
+    """The files cases are made from: the standard library's ``*.py`` outside test
+    directories, or every file matching ``pattern`` (a recursive glob); sorted."""
+    if pattern is None:
+        root = Path(sysconfig.get_paths()["stdlib"])
+        paths = [
+            p
+            for p in root.rglob("*.py")
+            if not SKIP_DIRS.intersection(p.relative_to(root).parts[:-1])
+        ]
+        return sorted(str(p) for p in paths if p.is_file())
+    return sorted(p for p in globlib.glob(pattern, recursive=True) if Path(p).is_file())
+
+
+@dataclass
+class Source:
+    """A file as LF lines (a final newline leaves a last ``""``) and their loose keys."""
+
+    path: str
+    lines: list[str]
+    text: str
+    keys: list[str]
+    haystack: str  # "\n" + keys joined + "\n": line-aligned search for loose windows
+    keyset: frozenset[str]
+    unit: str  # one level of indentation
+
+    @property
+    def n(self) -> int:
+        """Real lines (without the sentinel a final newline leaves)."""
+        return len(self.lines) - (1 if self.lines and self.lines[-1] == "" else 0)
+
+
+@cache
+def load(path: str) -> Source | None:
+    try:
+        data = Path(path).read_bytes()
+        if len(data) > MAX_FILE_BYTES or b"\0" in data or b"\r" in data:
+            return None
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = text.split("\n")
+    if len(lines) < 2 * MAX_BLOCK:
+        return None
+    keys = [loose(x) for x in lines]
+    return Source(
+        path,
+        lines,
+        text,
+        keys,
+        haystack(keys),
+        frozenset(k for k in keys if k),
+        indent_unit(lines),
+    )
+
+
+# -- line helpers -----------------------------------------------------------------------------
+_SMART_TO_ASCII = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
+_BLANKS = re.compile(r"\s+")
+
+
+def loose(line: str) -> str:
+    """Comparison key: smart quotes as ASCII, blank runs collapsed, ends stripped. Two blocks
+    with equal keys are the same block to every tolerant tier, so uniqueness is checked on it."""
+    return _BLANKS.sub(" ", line.translate(_SMART_TO_ASCII)).strip()
+
+
+def haystack(keys: Iterable[str]) -> str:
+    return "\n" + "\n".join(keys) + "\n"
+
+
+def occurrences(hay: str, needle: str, limit: int = 3) -> int:
+    """Overlapping occurrences of ``needle`` in ``hay``, counted up to ``limit``."""
+    n, p = 0, hay.find(needle)
+    while p >= 0 and n < limit:
+        n += 1
+        p = hay.find(needle, p + 1)
+    return n
+
+
+def lead(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def indent_unit(lines: list[str]) -> str:
+    tabs = sum(1 for x in lines if x.startswith("\t"))
+    widths = Counter(len(lead(x)) for x in lines if x.startswith(" ") and x.strip())
+    if tabs > sum(widths.values()):
+        return "\t"
+    return "  " if widths[2] > widths[4] else "    "
+
+
+def is_code(line: str) -> bool:
+    s = line.strip()
+    return bool(s) and not s.startswith("#")
+
+
+def good_block(block: list[str]) -> bool:
+    """Worth editing: real code, some indentation, no blank or overlong edges."""
+    if not block[0].strip() or not block[-1].strip():
+        return False
+    if any(len(x) > MAX_LINE for x in block):
+        return False
+    nonblank = sum(1 for x in block if x.strip())
+    return (
+        nonblank >= 0.6 * len(block)
+        and sum(map(is_code, block)) >= 3
+        and any(lead(x) for x in block if x.strip())
+    )
+
+
+def unique(lines: list[str], start: int, size: int, count: int = 1) -> bool:
+    """The block at ``start`` occurs exactly ``count`` times, as text and as loose keys."""
+    block = lines[start : start + size]
+    text = "\n".join(lines)
+    if occurrences(text, "\n".join(block)) != count:
+        return False
+    return occurrences(haystack(map(loose, lines)), haystack(map(loose, block))) == count
+
+
+# -- the intended edit --------------------------------------------------------------------------
+_NUM = re.compile(r"(?<![\w.])\d+(?![\w.])")
+_STR = re.compile(r"""(['"])([A-Za-z][A-Za-z0-9 _-]{0,30})\1""")
+_NAME = re.compile(r"\b[A-Za-z_]\w{2,}\b")
+_SKIP_NAMES = frozenset({"self", "cls", "None", "True", "False"})
+
+
+def names_in(lines: Iterable[str]) -> list[str]:
+    out = {m.group() for x in lines for m in _NAME.finditer(x)}
+    return sorted(x for x in out if not keyword.iskeyword(x) and x not in _SKIP_NAMES)
+
+
+def change_token(rng: random.Random, line: str, names: list[str]) -> str | None:
+    """``line`` with one number, short string or identifier changed, as a model edit does."""
+    spans: list[tuple[str, re.Match[str]]] = [("num", m) for m in _NUM.finditer(line)]
+    spans += [("str", m) for m in _STR.finditer(line)]
+    spans += [
+        ("name", m)
+        for m in _NAME.finditer(line)
+        if not keyword.iskeyword(m.group()) and m.group() not in _SKIP_NAMES
+    ]
+    if not spans:
+        return None
+    what, m = rng.choice(spans)
+    word = m.group()
+    if what == "num":
+        repl = str(int(word) + rng.randint(1, 9))
+    elif what == "str":
+        repl = m.group(1) + m.group(2) + rng.choice(["_v2", " (new)", "s"]) + m.group(1)
+    else:
+        others = [x for x in names if x != word]
+        repl = rng.choice([word + "_new", "new_" + word, word + "2", *others[:1]])
+        if others and rng.random() < 0.3:
+            repl = rng.choice(others)
+    out = line[: m.start()] + repl + line[m.end() :]
+    return out if out != line else None
+
+
+def new_statement(rng: random.Random, indent: str, names: list[str]) -> str:
+    name = rng.choice(names) if names else "value"
+    n = rng.randint(2, 99)
+    return indent + rng.choice(
+        [
+            f"{name}_count = {n}",
+            f"assert {name} is not None",
+            f"log.debug('{name}: %r', {name})",
+            f"self._{name} = {name}",
+            f"if {name} is None:  # guard {n}",
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One line of a block changed (``modify``), added after it (``insert``) or removed."""
+
+    at: int
+    op: str
+    line: str = ""
+
+    def apply(self, block: list[str]) -> tuple[list[str], list[int | None]]:
+        """The edited block, and for each of its lines the block line it is (None: new)."""
+        origin: list[int | None] = list(range(len(block)))
+        lines = list(block)
+        if self.op == "modify":
+            lines[self.at], origin[self.at] = self.line, None
+        elif self.op == "insert":
+            lines.insert(self.at + 1, self.line)
+            origin.insert(self.at + 1, None)
+        else:
+            del lines[self.at], origin[self.at]
+        return lines, origin
+
+    def describe(self) -> str:
+        return f"{self.op} block line {self.at + 1}"
+
+
+def make_edit(
+    rng: random.Random, block: list[str], unit: str, exclude: Iterable[int] = ()
+) -> Edit | None:
+    """An edit to a non-blank middle line of ``block`` (never the first or last)."""
+    skip = set(exclude)
+    spots = [i for i in range(1, len(block) - 1) if block[i].strip() and i not in skip]
+    if not spots:
+        return None
+    at = rng.choice(spots)
+    names = names_in(block)
+    op = rng.choices(["modify", "insert", "delete"], [6, 2, 2])[0]
+    if op == "modify":
+        line = change_token(rng, block[at], names)
+        return None if line is None else Edit(at, op, line)
+    if op == "insert":
+        indent = lead(block[at]) + (unit if block[at].rstrip().endswith(":") else "")
+        return Edit(at, op, new_statement(rng, indent, names))
+    return Edit(at, op)
+
+
+# -- noise --------------------------------------------------------------------------------------
+@dataclass
+class Noise:
+    """How the model writes the block: ``lines`` replaces given block lines (in old and new
+    alike), ``every`` rewrites every line, ``elide`` turns a run of block lines into one
+    marker line."""
+
+    every: Callable[[str], str] | None = None
+    lines: dict[int, str] = field(default_factory=dict)
+    elide: tuple[int, int] | None = None
+    marker: str = ""
+
+    def render(self, lines: list[str], origin: list[int | None]) -> list[str]:
+        a, b = self.elide or (-1, -1)
+        out = []
+        for line, o in zip(lines, origin, strict=True):
+            if o is not None and a <= o < b:
+                if o == a:
+                    out.append(self.marker)
+                continue
+            x = self.lines.get(o, line) if o is not None else line
+            out.append(self.every(x) if self.every else x)
+        return out
+
+
+def typo(rng: random.Random, line: str) -> str | None:
+    """One character substituted, deleted or transposed (never in the indentation)."""
+    start, end = len(lead(line)), len(line.rstrip())
+    if end - start < 4:
+        return None
+    op = rng.choice(["sub", "del", "swap"])
+    pos = rng.randrange(start, end)
+    if op == "sub":
+        ch = line[pos]
+        repl = rng.choice([c for c in string.ascii_lowercase if c != ch.lower()])
+        out = line[:pos] + (repl.upper() if ch.isupper() else repl) + line[pos + 1 :]
+    elif op == "del":
+        out = line[:pos] + line[pos + 1 :]
+    else:
+        swaps = [i for i in range(start, end - 1) if line[i] != line[i + 1]]
+        if not swaps:
+            return None
+        i = rng.choice(swaps)
+        out = line[:i] + line[i + 1] + line[i] + line[i + 2 :]
+    return out if out != line else None
+
+
+def escape(line: str) -> str:
+    return line.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def smarten(line: str) -> str:
+    """ASCII quotes as typographic ones: apostrophes inside words, the rest paired."""
+    out = []
+    double = single = 0
+    for i, ch in enumerate(line):
+        if ch == '"':
+            out.append("“" if double % 2 == 0 else "”")
+            double += 1
+        elif ch == "'":
+            inside = 0 < i < len(line) - 1 and line[i - 1].isalnum() and line[i + 1].isalnum()
+            if inside:
+                out.append("’")
+            else:
+                out.append("‘" if single % 2 == 0 else "’")
+                single += 1
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def ascii_quotes(line: str) -> str:
+    return line.translate(_SMART_TO_ASCII)
+
+
+def tabify(line: str, unit: str) -> str:
+    """Leading ``unit`` groups as tabs (a remainder of spaces stays)."""
+    ws = lead(line)
+    return "\t" * (len(ws) // len(unit)) + " " * (len(ws) % len(unit)) + line[len(ws) :]
+
+
+def untabify(line: str, unit: str) -> str:
+    ws = lead(line)
+    return ws.replace("\t", unit) + line[len(ws) :]
+
+
+# -- the generator ------------------------------------------------------------------------------
+class Generator:
+    """Makes cases of one kind from a shuffled walk over the source files."""
+
+    def __init__(self, kind: str, seed: int, files: list[str]) -> None:
+        self.kind = kind
+        self.rng = random.Random(f"applydiff-corpus/{seed}/{kind}")
+        self.files = files
+
+    # -- picking ----------------------------------------------------------------------------
+    def source(self, exclude: str = "") -> Source | None:
+        path = self.rng.choice(self.files)
+        return None if path == exclude else load(path)
+
+    def block_at(self, lines: list[str], n: int, *, at_end: bool = False) -> tuple[int, int]:
+        size = self.rng.randint(MIN_BLOCK, MAX_BLOCK)
+        if n < size + 2:
+            return -1, size
+        start = n - size if at_end else self.rng.randrange(0, n - size + 1)
+        return (start, size) if good_block(lines[start : start + size]) else (-1, size)
+
+    def case(
+        self,
+        src: Source,
+        lines: list[str],
+        start: int,
+        block: list[str],
+        edit: Edit,
+        noise: Noise,
+        *,
+        note: str = "",
+        refuse: bool = False,
+        hint: int | None = None,
+        crlf: bool = False,
+        final_newline: bool | None = None,
+    ) -> Case | None:
+        """Assemble and check a case: ``lines`` is the file (LF) as the engine sees it,
+        ``block`` the lines the model meant (at ``start``, unless ``refuse``)."""
+        edited, origin = edit.apply(block)
+        if edited == block:
+            return None
+        old_lines = noise.render(block, list(range(len(block))))
+        new_lines = noise.render(edited, origin)
+        if final_newline is None:
+            final_newline = self.rng.random() < 0.8
+        tail = "\n" if final_newline else ""
+        old, new = "\n".join(old_lines) + tail, "\n".join(new_lines) + tail
+        text = "\n".join(lines)
+        if old == new:
+            return None
+        if self.kind in NOISY_KINDS and old_lines == block:
+            return None  # the noise changed nothing
+        if self.kind in NOISY_KINDS - {"first_line_unindented"} and old in text:
+            return None  # still verbatim in the file (a selection copied mid-line is, by design)
+        expected = None
+        if not refuse:
+            expected = "\n".join(lines[:start] + edited + lines[start + len(block) :])
+        if crlf:
+            text = text.replace("\n", "\r\n")
+            expected = expected.replace("\n", "\r\n") if expected is not None else None
+        parts = [edit.describe()] + ([note] if note else [])
+        return Case(
+            self.kind,
+            src.path,
+            text,
+            old,
+            new,
+            hint,
+            expected,
+            line=0 if refuse else start + 1,
+            note="; ".join(parts),
+        )
+
+    def plain(self, *, at_end: bool = False) -> tuple[Source, int, list[str]] | None:
+        """A source and a good block in it that is unique (as text and as loose keys)."""
+        src = self.source()
+        if src is None:
+            return None
+        start, size = self.block_at(src.lines, src.n, at_end=at_end)
+        if start < 0:
+            return None
+        block = src.lines[start : start + size]
+        if occurrences(src.text, "\n".join(block)) != 1:
+            return None
+        if occurrences(src.haystack, haystack(src.keys[start : start + size])) != 1:
+            return None
+        return src, start, block
+
+    # -- kinds ------------------------------------------------------------------------------
+    def make(self) -> Case | None:
+        return getattr(self, "k_" + self.kind)()
+
+    def k_exact(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        return edit and self.case(src, src.lines, start, block, edit, Noise())
+
+    def k_crlf(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        return edit and self.case(src, src.lines, start, block, edit, Noise(), crlf=True)
+
+    def k_trailing_newline_missing(self) -> Case | None:
+        src = self.source()
+        if src is None:
+            return None
+        lines = src.text.rstrip().split("\n")
+        start, size = self.block_at(lines, len(lines), at_end=True)
+        if start < 0 or not unique(lines, start, size):
+            return None
+        block = lines[start:]
+        edit = make_edit(self.rng, block, src.unit)
+        final = self.rng.random() < 0.5
+        note = "old ends with a newline" if final else "old ends without a newline"
+        return edit and self.case(
+            src, lines, start, block, edit, Noise(), note=note, final_newline=final
+        )
+
+    def k_trailing_ws(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        where = self.rng.choice(["model", "file", "both"])
+        others = [i for i in range(len(block)) if i != edit.at]
+        picks = self.rng.sample(others, min(len(others), self.rng.randint(2, 6)))
+        half = len(picks) // 2 if where == "both" else len(picks)
+        model_side, file_side = (picks, []) if where == "model" else (picks[half:], picks[:half])
+        lines = list(src.lines)
+        noise = Noise()
+        for i in file_side:
+            lines[start + i] = block[i] + self.ws()
+            noise.lines[i] = block[i]
+        for i in model_side:
+            noise.lines[i] = block[i] + self.ws()
+        if file_side and not unique(lines, start, len(block)):
+            return None
+        new_block = lines[start : start + len(block)]
+        return self.case(
+            src, lines, start, new_block, edit, noise, note=f"trailing blanks in {where}"
+        )
+
+    def ws(self) -> str:
+        return self.rng.choice([" ", "  ", "   ", "\t", " \t", "    "])
+
+    def k_dedented(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        unit = src.unit
+        levels = min(len(lead(x)) // len(unit) for x in block if x.strip())
+        if levels < 1 or not all(x.startswith(unit * levels) for x in block if x.strip()):
+            return None
+        cut = unit * self.rng.randint(1, levels)
+        edit = make_edit(self.rng, block, unit)
+
+        def dedent(x: str) -> str:
+            return x[len(cut) :] if x.startswith(cut) else x.strip()
+
+        note = f"dedented by {len(cut)} {'tabs' if unit == TAB else 'spaces'}"
+        return edit and self.case(src, src.lines, start, block, edit, Noise(dedent), note=note)
+
+    def k_over_indented(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        add = src.unit * self.rng.randint(1, 2)
+        edit = make_edit(self.rng, block, src.unit)
+
+        def indent(x: str) -> str:
+            return add + x if x.strip() else x
+
+        note = f"indented by {len(add)}"
+        return edit and self.case(src, src.lines, start, block, edit, Noise(indent), note=note)
+
+    def k_tabs_spaces(self) -> Case | None:
+        src = self.source()
+        if src is None:
+            return None
+        unit = src.unit
+        lines = src.lines
+        if unit == "\t":
+            how, to_model = "file tabs, model spaces", lambda x: untabify(x, "    ")
+        elif self.rng.random() < 0.5:
+            how, to_model = "file spaces, model tabs", lambda x: tabify(x, unit)
+        else:
+            how, to_model = "file tabs (converted), model spaces", lambda x: untabify(x, unit)
+            lines = [tabify(x, unit) for x in lines]
+        start, size = self.block_at(lines, src.n)
+        if start < 0 or not unique(lines, start, size):
+            return None
+        block = lines[start : start + size]
+        edit = make_edit(self.rng, block, "\t" if "tabs" in how.split(",")[0] else unit)
+        return edit and self.case(src, lines, start, block, edit, Noise(to_model), note=how)
+
+    def k_first_line_unindented(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        if not lead(block[0]):
+            return None
+        edit = make_edit(self.rng, block, src.unit)
+        noise = Noise(lines={0: block[0].lstrip()})
+        return edit and self.case(src, src.lines, start, block, edit, noise)
+
+    def k_truncated_boundary(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        i = self.rng.choice([0, len(block) - 1])
+        line = block[i].rstrip()
+        if len(line.strip()) < 8:
+            return None
+        cut = self.rng.randint(math.ceil(len(line) / 2), len(line) - 1)
+        if len(line[:cut].strip()) < 3 or not line[cut:].strip():
+            return None
+        edit = make_edit(self.rng, block, src.unit)
+        noise = Noise(lines={i: line[:cut]})
+        which = "first" if i == 0 else "last"
+        note = f"{which} line cut to {cut}/{len(line)} chars"
+        return edit and self.case(
+            src, src.lines, start, block, edit, noise, note=note, final_newline=True
+        )
+
+    def k_typo1(self) -> Case | None:
+        return self.typos(1)
+
+    def k_typo2(self) -> Case | None:
+        return self.typos(2)
+
+    def typos(self, count: int) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
+        if len(spots) < count:
+            return None
+        noise = Noise()
+        for i in self.rng.sample(spots, count):
+            wrong = typo(self.rng, block[i])
+            if wrong is None:
+                return None
+            noise.lines[i] = wrong
+        note = "typos in block lines " + ", ".join(str(i + 1) for i in sorted(noise.lines))
+        return self.case(src, src.lines, start, block, edit, noise, note=note)
+
+    def k_escaped_quotes(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        if not any('"' in x for x in block):
+            return None
+        edit = make_edit(self.rng, block, src.unit)
+        return edit and self.case(src, src.lines, start, block, edit, Noise(escape))
+
+    def k_smart_quotes(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        if self.rng.random() < 0.5:
+            if not any("'" in x or '"' in x for x in block):
+                return None
+            return self.case(
+                src, src.lines, start, block, edit, Noise(smarten), note="model smart quotes"
+            )
+        # The file holds typographic quotes in a comment; the model writes them as ASCII.
+        spots = [
+            i
+            for i, x in enumerate(block)
+            if i != edit.at and x.strip() and not x.rstrip().endswith("\\")
+        ]
+        if not spots:
+            return None
+        i = self.rng.choice(spots)
+        line = block[i]
+        if line.lstrip().startswith("#") and ("'" in line or '"' in line):
+            fancy = smarten(line)
+        else:
+            fancy = line + self.rng.choice(
+                ["  # the “fast” path", "  # don’t touch", "  # see ‘notes’", "  # “legacy”"]
+            )
+        lines = list(src.lines)
+        lines[start + i] = fancy
+        if not unique(lines, start, len(block)):
+            return None
+        noise = Noise(lines={i: ascii_quotes(fancy)})
+        new_block = lines[start : start + len(block)]
+        return self.case(
+            src, lines, start, new_block, edit, noise, note="file smart quotes, model ASCII"
+        )
+
+    def k_elision(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        size = len(block)
+        runs = [
+            (a, a + k)
+            for k in range(3, size - 2)
+            for a in range(1, size - k)
+            if not a <= edit.at < a + k and any(x.strip() for x in block[a : a + k])
+        ]
+        if not runs:
+            return None
+        a, b = self.rng.choice(runs)
+        first = next(x for x in block[a:b] if x.strip())
+        noise = Noise(elide=(a, b), marker=lead(first) + ELISION_MARKER)
+        note = f"block lines {a + 1}-{b} elided"
+        return self.case(src, src.lines, start, block, edit, noise, note=note)
+
+    # -- duplicates ---------------------------------------------------------------------------
+    def with_copy(
+        self, src: Source, start: int, copy: list[str]
+    ) -> tuple[list[str], int, int] | None:
+        """The file with ``copy`` inserted at least ``DUP_GAP`` lines from the block at
+        ``start``: (lines, new start of the block, start of the copy)."""
+        size = len(copy)
+        before = list(range(0, start - DUP_GAP + 1))
+        after = list(range(start + size + DUP_GAP, src.n + 1))
+        spots = before + after
+        if not spots:
+            return None
+        at = self.rng.choice(spots)
+        lines = src.lines[:at] + copy + src.lines[at:]
+        return (lines, start + size, at) if at <= start else (lines, start, at)
+
+    def duplicated(self, *, hint: bool) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        placed = self.with_copy(src, start, block)
+        if placed is None:
+            return None
+        lines, orig, copy = placed
+        if not unique(lines, orig, len(block), count=2):
+            return None
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        if not hint:
+            note = f"copies at lines {min(orig, copy) + 1} and {max(orig, copy) + 1}"
+            return self.case(src, lines, orig, block, edit, Noise(), refuse=True, note=note)
+        target = self.rng.choice([orig, copy])
+        line = max(1, target + 1 + self.rng.randint(-2, 2))
+        other = copy if target == orig else orig
+        note = f"hint {line} for the copy at {target + 1} (other at {other + 1})"
+        return self.case(src, lines, target, block, edit, Noise(), hint=line, note=note)
+
+    def k_duplicated_no_hint(self) -> Case | None:
+        return self.duplicated(hint=False)
+
+    def k_duplicated_hint(self) -> Case | None:
+        return self.duplicated(hint=True)
+
+    def k_twins(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        spots = [i for i, x in enumerate(block) if x.strip()]
+        j = self.rng.choice(spots)
+        changed = change_token(self.rng, block[j], names_in(block))
+        if changed is None or loose(changed) == loose(block[j]):
+            return None
+        twin = [*block[:j], changed, *block[j + 1 :]]
+        placed = self.with_copy(src, start, twin)
+        if placed is None:
+            return None
+        lines, orig, copy = placed
+        target = self.rng.choice([orig, copy])
+        meant = block if target == orig else twin
+        if not unique(lines, target, len(meant)):
+            return None
+        edit = make_edit(self.rng, meant, src.unit)
+        if edit is None:
+            return None
+        noise, how = Noise(), "exact"
+        unit = src.unit
+        if self.rng.random() < 0.5 and all(x.startswith(unit) for x in meant if x.strip()):
+            noise, how = Noise(lambda x: x[len(unit) :] if x.startswith(unit) else x), "dedented"
+        which = "original" if target == orig else "twin"
+        note = f"{how}; meant the {which} at {target + 1}, twin differs in block line {j + 1}"
+        return self.case(src, lines, target, meant, edit, noise, note=note)
+
+    # -- must refuse --------------------------------------------------------------------------
+    def k_absent(self) -> Case | None:
+        src = self.source()
+        got = self.plain()
+        if src is None or got is None or got[0].path == src.path:
+            return None
+        other, _, block = got
+        if "\n".join(block) in src.text:
+            return None
+        keys = [loose(x) for x in block if x.strip()]
+        if sum(k in src.keyset for k in keys) > 0.5 * len(keys):
+            return None  # mostly boilerplate this file shares; not clearly absent
+        edit = make_edit(self.rng, block, other.unit)
+        note = f"block from {other.path}"
+        return edit and self.case(src, src.lines, 0, block, edit, Noise(), refuse=True, note=note)
+
+    def k_hallucinated(self) -> Case | None:
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        nonblank = [i for i, x in enumerate(block) if x.strip()]
+        need = math.ceil(0.4 * len(nonblank))
+        fake = list(block)
+        if self.rng.random() < 0.5:
+            how = "lines from elsewhere"
+            for i in self.rng.sample(nonblank, need):
+                line = self.foreign_line(src)
+                if line is None:
+                    return None
+                fake[i] = lead(block[i]) + line
+        else:
+            how = "identifiers renamed"
+            names = names_in(block)
+            self.rng.shuffle(names)
+            pool = self.foreign_names(src)
+            renamed: dict[str, str] = {}
+            for name in names:
+                if sum(fake[i] != block[i] for i in nonblank) >= need:
+                    break
+                choices = [x for x in pool if x[0] != name[0] and x not in renamed.values()]
+                if not choices:
+                    return None
+                renamed[name] = self.rng.choice(choices)
+                pat = re.compile(rf"\b{re.escape(name)}\b")
+                fake = [pat.sub(renamed[name], x) for x in fake]
+            how += " (" + ", ".join(f"{a}->{b}" for a, b in renamed.items()) + ")"
+        if sum(fake[i] != block[i] for i in nonblank) < need:
+            return None
+        if any(loose(fake[i]) in src.keyset for i in nonblank if fake[i] != block[i]):
+            return None  # a "hallucinated" line the file does hold somewhere
+        edit = make_edit(self.rng, fake, src.unit)
+        note = f"{how}; real block at line {start + 1}"
+        return edit and self.case(
+            src, src.lines, start, fake, edit, Noise(), refuse=True, note=note
+        )
+
+    def foreign_line(self, src: Source) -> str | None:
+        for _ in range(20):
+            other = self.source(exclude=src.path)
+            if other is None:
+                continue
+            line = self.rng.choice(other.lines).strip()
+            if 12 <= len(line) <= 100 and is_code(line) and loose(line) not in src.keyset:
+                return line
+        return None
+
+    def foreign_names(self, src: Source) -> list[str]:
+        for _ in range(20):
+            other = self.source(exclude=src.path)
+            if other is not None:
+                start = self.rng.randrange(0, max(1, other.n - 50))
+                names = [x for x in names_in(other.lines[start : start + 50]) if x not in src.text]
+                if len(names) >= 5:
+                    return names
+        return []
+
+
+def generate(
+    kinds: Iterable[str] = KINDS,
+    per_kind: int = 200,
+    seed: int = 0,
+    files: str | None = None,
+    *,
+    max_tries: int = 400,
+) -> list[Case]:
+    """``per_kind`` cases of each kind (fewer when ``max_tries * per_kind`` attempts do not
+    find enough), from the files ``source_files(files)`` lists."""
+    paths = source_files(files)
+    if not paths:
+        raise ValueError(f"no source files match {files!r}")
+    out: list[Case] = []
+    for kind in kinds:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+        gen = Generator(kind, seed, paths)
+        got = 0
+        for _ in range(per_kind * max_tries):
+            if got == per_kind:
+                break
+            case = gen.make()
+            if case is not None:
+                out.append(case)
+                got += 1
+    return out
