@@ -19,7 +19,7 @@ from . import ladder
 from .doc import Doc
 from .elision import is_marker, is_strict_marker
 from .rewrite import splice
-from .search import Hit, Search
+from .search import Hit, Search, line_of
 
 # Chosen from measurements (benchmarks/accuracy.py, docs/threshold.md): the lowest similarity
 # that kept misapplications at zero on the corpus, with a margin.
@@ -95,7 +95,12 @@ def replace_with_matches(
     s = _search(doc, old, hint_line, threshold, replace_all=replace_all)
     _check_new_markers(doc, s, new)
     hits = ladder.find(s)
-    out = splice(doc, hits, new)
+    if hits[0].tier == "exact" and not doc.has_cr and not s.picked_by_hint:
+        # The hits are every occurrence (or the only one), so str.replace does the splice in
+        # one pass: the common case costs what a plain find-and-replace costs.
+        out = doc.t.replace(s.old, to_lf(new), -1 if replace_all else 1)
+    else:
+        out = splice(doc, hits, new)
     return out, ([_match(doc, h) for h in hits] if report else [])
 
 
@@ -143,7 +148,7 @@ def _check_new_markers(doc: Doc, s: Search, new: str) -> None:
 
 
 def _match(doc: Doc, hit: Hit) -> Match:
-    first = hit.line if hit.line >= 0 else doc.line_no(hit.start)
+    first = line_of(doc, hit)
     last_pos = max(hit.start, hit.end - 1)
     last = doc.line_no(last_pos) if hit.end > hit.start else first
     return Match(

@@ -10,20 +10,21 @@ their edges a line at a time. A window wins only at or above the threshold and a
 
 from __future__ import annotations
 
+from collections import Counter
 from difflib import SequenceMatcher
 
 from rapidfuzz.distance import Levenshtein
 
 from ..errors import Region
-from . import anchors
 from .normalize import CharUndo, loose
 from .search import Fit, Hit, Search
 
 NEAR = 40
 MARGIN = 0.02
-PROBES = 4
+PROBES = 3  # from three lines: two typos cannot hide the place from all of them
 PROBE_LIMIT = 400
-REFINE = 8
+REFINE = 4
+REFINE_BELOW = 0.15  # refine windows this far below the threshold: a missing line costs that
 # Below this much text (loose form) a similarity says too little about where: "return 9"
 # is 88% similar to "return 1". Short search texts must match at a literal tier.
 MIN_CHARS = 20
@@ -39,46 +40,42 @@ class _Scorer:
 
     @staticmethod
     def key_of(s: Search) -> str:
-        return "\n".join(loose(x) for x in s.lines)
+        return "\n".join(s.keys(loose))
 
     def score(self, start: int, count: int) -> float:
         k = (start, count)
         got = self.cache.get(k)
         if got is None:
-            w = self.s.window(start, count)
+            keys = self.s.loose_window(start, count)
             got = (
                 -1.0
-                if w is None
-                else Levenshtein.normalized_similarity(self.key, "\n".join(map(loose, w[0])))
+                if keys is None
+                else Levenshtein.normalized_similarity(self.key, "\n".join(keys))
             )
             self.cache[k] = got
         return got
 
 
 def _candidates(s: Search) -> list[int]:
+    """Window starts worth scoring: every window near the hint, and the windows the probes
+    agree on most (a window within the margin of the best shares nearly all its lines, so it
+    cannot miss more than one probe more than the best does)."""
     doc = s.doc
-    seen: set[int] = set()
-    out: list[int] = []
-
-    def add(starts: list[int]) -> None:
-        for x in starts:
-            if x not in seen:
-                seen.add(x)
-                out.append(x)
-
+    votes: Counter[int] = Counter()
+    for k, run in s.probes(s.lines)[:PROBES]:
+        hits = s.hits(run, PROBE_LIMIT)
+        if len(hits) <= PROBE_LIMIT:
+            votes.update(s.window_starts(hits, k))
+    top = max(votes.values(), default=0)
+    out = [x for x, v in votes.items() if v >= top - 1]
     if s.hint is not None:
         # Middle-out around the hint: the hinted line first, then alternately below/above.
-        order = [0]
-        for d in range(1, NEAR + 1):
-            order += [d, -d]
-        for d in order:
+        seen = set(out)
+        for d in [0, *(x for i in range(1, NEAR + 1) for x in (i, -i))]:
             pos = doc.pos_of_line(s.hint + d)
-            if pos is not None:
-                add([pos])
-    for k, run in anchors.probes(s.lines, PROBES):
-        hits = doc.find_all(run, PROBE_LIMIT)
-        if len(hits) <= PROBE_LIMIT:
-            add(s.window_starts(hits, k))
+            if pos is not None and pos not in seen:
+                seen.add(pos)
+                out.append(pos)
     return out
 
 
@@ -94,13 +91,10 @@ def _refine(sc: _Scorer, start: int, count: int, n: int) -> tuple[float, int, in
             moves.append((up, count + 1))  # grow upward
         if count - 1 >= lo:
             moves.append((start, count - 1))  # shrink at the bottom
-            w = sc.s.window(start, 1)
-            if w is not None:
-                moves.append((w[1], count - 1))  # shrink at the top
+            moves.append((sc.s.line(start)[1], count - 1))  # shrink at the top
         if count + 1 <= hi:
             moves.append((start, count + 1))  # grow downward
-        scored = [(sc.score(a, c), a, c) for a, c in moves]
-        top = max(scored, default=(-1.0, start, count))
+        top = max(((sc.score(a, c), a, c) for a, c in moves), default=(-1.0, start, count))
         if top[0] <= best:
             return best, start, count
         best, start, count = top
@@ -119,10 +113,9 @@ def _scored(s: Search) -> list[tuple[float, int, int, int]]:
         for i, (sim, x) in enumerate(ranked):
             if sim < 0:
                 continue
-            if i < REFINE:
+            c = n
+            if i < REFINE and sim >= s.threshold - REFINE_BELOW:
                 sim, x, c = _refine(sc, x, n, n)
-            else:
-                c = n
             refined[(x, c)] = sim
         for (x, c), sim in refined.items():
             w = s.window(x, c)

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from difflib import SequenceMatcher
 
+from rapidfuzz.distance import Indel
+
 # Lines less alike than this are not "the same line with noise" (base vs file), or the change
 # is a rewrite rather than an edit inside the line (base vs replacement).
 SAME_LINE = 0.75
@@ -43,7 +45,7 @@ def merge(base: str, ours: str, theirs: str, undo: Callable[[str], str]) -> str 
     when the lines are not alike enough for that to be meaningful."""
     if base == ours:
         return theirs
-    if SequenceMatcher(None, base, ours, autojunk=False).ratio() < SAME_LINE:
+    if Indel.normalized_similarity(base, ours) < SAME_LINE:
         return None
     b, o, t = _TOKEN.findall(base), _TOKEN.findall(ours), _TOKEN.findall(theirs)
     edit = SequenceMatcher(None, b, t, autojunk=False)

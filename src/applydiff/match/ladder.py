@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..errors import Ambiguous, NoMatch
 from . import fuzzy, tiers
 from .doc import Doc
-from .search import Hit, Search
+from .search import Hit, Search, line_of
 
 Tier = Callable[[Search], list[Hit]]
 
@@ -37,9 +37,10 @@ def find(s: Search) -> list[Hit]:
         if not hits:
             continue
         if s.replace_all or len(hits) == 1:
-            return _with_blank_edges(s.doc, _numbered(s.doc, hits))
+            return _with_blank_edges(s.doc, hits)
         picked = _by_hint(s, hits)
         if picked is not None:
+            s.picked_by_hint = True
             return _with_blank_edges(s.doc, [picked])
         lines = [h.line + 1 for h in _numbered(s.doc, hits)]
         shown = ", ".join(map(str, lines[:20])) + (" ..." if len(lines) > 20 else "")
@@ -108,14 +109,13 @@ def _with_blank_edges(doc: Doc, hits: list[Hit]) -> list[Hit]:
             h.fit.line_shifts = [None] * k + h.fit.line_shifts + [None] * m
         h.lead_blank -= k
         h.trail_blank -= m
-        h.line -= k
+        h.line = -1
     return hits
 
 
 def _numbered(doc: Doc, hits: list[Hit]) -> list[Hit]:
     for h in hits:
-        if h.line < 0:
-            h.line = doc.line_no(h.start)
+        line_of(doc, h)
     return hits
 
 

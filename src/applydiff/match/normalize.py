@@ -38,8 +38,6 @@ CHAR_MAP = {
     "\u202f": " ",
 }
 _CHAR_TABLE = str.maketrans(CHAR_MAP)
-_FANCY = re.compile("[" + "".join(CHAR_MAP) + "]")
-_BLANKS = re.compile(r"[ \t\f\v]+")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "`": "`"}
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 
@@ -54,13 +52,13 @@ def content(line: str) -> str:
 
 
 def collapse(line: str) -> str:
-    """Runs of blanks collapsed to one space, ends stripped."""
-    return _BLANKS.sub(" ", line).strip(" \r")
+    """Runs of blanks (any whitespace) collapsed to one space, ends stripped."""
+    return " ".join(line.split())
 
 
 def chars(line: str) -> str:
     """Unicode punctuation (smart quotes, dashes, odd spaces) mapped to ASCII."""
-    return line.translate(_CHAR_TABLE) if _FANCY.search(line) else line
+    return line if line.isascii() else line.translate(_CHAR_TABLE)
 
 
 def loose(line: str) -> str:

@@ -17,19 +17,22 @@ from . import indent, inline
 from .doc import Doc
 from .elision import is_marker
 from .normalize import rstrip, unescape
-from .search import Hit
+from .search import Hit, line_of
 
 
 def splice(doc: Doc, hits: list[Hit], new: str) -> str:
     """The original text with each hit replaced by ``new`` (hits must not overlap)."""
-    out = doc.orig
+    pieces = []
+    tail = len(doc.orig)
     for hit in sorted(hits, key=lambda h: h.start, reverse=True):
         if hit.base is None:
             a, b, text = _char_replacement(doc, hit, new)
         else:
             a, b, text = _line_replacement(doc, hit, new)
-        out = out[:a] + text + out[b:]
-    return out
+        pieces += [doc.orig[b:tail], text]
+        tail = a
+    pieces.append(doc.orig[:tail])
+    return "".join(reversed(pieces))
 
 
 def _char_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
@@ -79,7 +82,7 @@ def new_lines(hit: Hit, new: str) -> list[str]:
 Item = int | tuple[str, int | None]
 
 
-def merge(hit: Hit, theirs: list[str]) -> list[Item]:
+def merge(hit: Hit, theirs: list[str], line: int = 0) -> list[Item]:
     """Three-way merge of the model's change (base -> theirs) onto the file window (ours).
 
     Returns the output lines in order (see :data:`Item`); replacement lines come adapted to
@@ -116,7 +119,7 @@ def merge(hit: Hit, theirs: list[str]) -> list[Item]:
         if i1 < i2:
             cut = sorted(hit.truncated.intersection(range(i1, i2)))
             if cut:
-                raise _truncated(hit, cut[0])
+                raise _truncated(hit, cut[0], line)
             a, b = bmap[i1][0], bmap[i2 - 1][1]
             if a > cursor:
                 out.extend(range(cursor, a))
@@ -153,9 +156,9 @@ def _changed_line(hit: Hit, i: int, line: str) -> str:
     return indent.leading(adapted) + merged if adapted.strip() else adapted
 
 
-def _truncated(hit: Hit, i: int) -> NoMatch:
+def _truncated(hit: Hit, i: int, first_line: int) -> NoMatch:
     assert hit.base is not None and hit.ours is not None
-    line = hit.line + 1 + (hit.base_map[i][0] if hit.base_map else 0)
+    line = first_line + 1 + (hit.base_map[i][0] if hit.base_map else 0)
     return NoMatch(
         f"line {i + 1} of the search text ({hit.base[i].strip()!r}) is cut short of file line "
         f"{line} and the replacement changes it; write that line in full",
@@ -167,7 +170,7 @@ def _truncated(hit: Hit, i: int) -> NoMatch:
 
 def _line_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     assert hit.ours is not None
-    items = merge(hit, new_lines(hit, new))
+    items = merge(hit, new_lines(hit, new), line_of(doc, hit) if hit.truncated else 0)
     ours = hit.ours
     ends = doc.line_ends(hit.start, len(ours))
     terms = [doc.eol_at(e) for e in ends]

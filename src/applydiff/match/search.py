@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import anchors, indent
 from .doc import Doc
-from .normalize import CharUndo
+from .normalize import CharUndo, loose
 
 
 @dataclass
@@ -98,11 +99,27 @@ class Search:
     _windows: dict[tuple[int, int], tuple[list[str], int] | None] = field(
         init=False, default_factory=dict
     )
+    _line: dict[int, tuple[str, int]] = field(init=False, default_factory=dict)
+    _loose: dict[int, str] = field(init=False, default_factory=dict)
+    _probes: dict[tuple[str, ...], list[tuple[int, str]]] = field(init=False, default_factory=dict)
+    _hits: dict[str, tuple[list[int], bool]] = field(init=False, default_factory=dict)
     _styles: dict[int, indent.Style] = field(init=False, default_factory=dict)
     fuzzy_scored: list[tuple[float, int, int, int]] | None = field(init=False, default=None)
+    # Set when the hint chose one of several places (the others still hold the text).
+    picked_by_hint: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.lines, self.lead_blank, self.trail_blank = block_lines(self.old)
+        self._keys: dict[object, list[str]] = {}
+
+    def keys(self, norm: Callable[[str], str], lines: list[str] | None = None) -> list[str]:
+        """``norm`` of each line of the block (or of ``lines``), computed once."""
+        if lines is None:
+            got = self._keys.get(norm)
+            if got is None:
+                got = self._keys[norm] = [norm(x) for x in self.lines]
+            return got
+        return [norm(x) for x in lines]
 
     # -- candidate windows ----------------------------------------------------------------
     def starts(self, lines: list[str]) -> list[int] | None:
@@ -111,11 +128,10 @@ class Search:
         key = tuple(lines)
         if key in self._starts:
             return self._starts[key]
-        doc = self.doc
         best: list[int] | None = None
         best_k = 0
-        for k, run in anchors.probes(lines, 3):
-            hits = doc.find_all(run, anchors.COMMON)
+        for k, run in self.probes(lines)[:3]:
+            hits = self.hits(run, anchors.COMMON)
             if best is None or len(hits) < len(best):
                 best, best_k, probe = hits, k, run
             if len(hits) <= anchors.COMMON:
@@ -124,10 +140,30 @@ class Search:
             self._starts[key] = None
             return None
         if len(best) > anchors.COMMON:
-            best = doc.find_all(probe, 1 << 62)
+            best = self.hits(probe, 1 << 62)
         out = self.window_starts(best, best_k)
         self._starts[key] = out
         return out
+
+    def probes(self, lines: list[str]) -> list[tuple[int, str]]:
+        """The block's probe runs, best first (see ``anchors.probes``), computed once."""
+        key = tuple(lines)
+        got = self._probes.get(key)
+        if got is None:
+            got = self._probes[key] = anchors.probes(lines, 8)
+        return got
+
+    def hits(self, run: str, limit: int) -> list[int]:
+        """Positions of ``run``: all of them, or more than ``limit`` when it is that common
+        (callers check ``len(...) > limit``). Shared by the tiers."""
+        got = self._hits.get(run)
+        if got is not None:
+            positions, complete = got
+            if complete or len(positions) > limit:
+                return positions
+        positions = self.doc.find_all(run, limit)
+        self._hits[run] = (positions, len(positions) <= limit)
+        return positions
 
     def window_starts(self, positions: list[int], k: int) -> list[int]:
         """Line starts ``k`` lines above each position (deduplicated, in order)."""
@@ -160,23 +196,71 @@ class Search:
         found = self.starts(lines)
         return self.all_starts() if found is None else found
 
+    def line(self, pos: int) -> tuple[str, int]:
+        """The line starting at ``pos`` and the start of the next one (``n`` at the end)."""
+        got = self._line.get(pos)
+        if got is None:
+            t = self.doc.t
+            e = t.find("\n", pos)
+            got = (t[pos:], self.doc.n) if e < 0 else (t[pos:e], e + 1)
+            self._line[pos] = got
+        return got
+
     def window(self, start: int, count: int) -> tuple[list[str], int] | None:
+        """``count`` lines from line start ``start`` and the position after them, or None
+        when the text ends first."""
         key = (start, count)
-        if key not in self._windows:
-            self._windows[key] = self.doc.lines_at(start, count)
-        return self._windows[key]
+        got = self._windows.get(key, False)
+        if got is False:
+            n = self.doc.n
+            out = []
+            p = start
+            for _ in range(count):
+                if p >= n:
+                    got = None
+                    break
+                text, p = self.line(p)
+                out.append(text)
+            else:
+                got = (out, p)
+            self._windows[key] = got
+        return got
+
+    def loose_window(self, start: int, count: int) -> list[str] | None:
+        """The window's lines in loose form (see ``normalize.loose``), cached per line."""
+        n = self.doc.n
+        out = []
+        p = start
+        cache = self._loose
+        for _ in range(count):
+            if p >= n:
+                return None
+            key = cache.get(p)
+            text, nxt = self.line(p)
+            if key is None:
+                key = cache[p] = loose(text)
+            out.append(key)
+            p = nxt
+        return out
 
     def style_near(self, start: int) -> indent.Style:
-        """The indentation style of the file around ``start`` (100 lines either side)."""
+        """The indentation style of the file around ``start`` (40 lines either side)."""
         if start not in self._styles:
             doc = self.doc
-            top = doc.back(start, 100)
+            top = doc.back(start, 40)
             if top is None:
                 top = 0
-            got = doc.lines_at(top, 200) or (doc.t[top:].split("\n"), doc.n)
+            got = doc.lines_at(top, 80) or (doc.t[top:].split("\n"), doc.n)
             model = self.lines
             self._styles[start] = indent.detect(got[0], model)
         return self._styles[start]
+
+
+def line_of(doc: Doc, hit: Hit) -> int:
+    """The hit's 0-based first line (counted once, on demand: it costs a scan)."""
+    if hit.line < 0:
+        hit.line = doc.line_no(hit.start)
+    return hit.line
 
 
 def block_lines(text: str) -> tuple[list[str], int, int]:

@@ -41,19 +41,17 @@ def exact(s: Search) -> list[Hit]:
 
 def trailing_whitespace(s: Search) -> list[Hit]:
     """Whole lines equal once trailing blanks are ignored."""
-    keys = [rstrip(x) for x in s.lines]
     return [
         _line_hit("trailing_whitespace", 0.99, s, start, w, s.lines)
-        for start, w in _windows(s, s.lines, lambda ours: _same(ours, keys, rstrip))
+        for start, w in _windows(s, s.lines, rstrip)
     ]
 
 
 def indentation(s: Search) -> list[Hit]:
     """Lines equal after one uniform indentation shift (tabs and spaces on one scale)."""
     lines = s.lines
-    keys = [content(x) for x in lines]
     out = []
-    for start, w in _windows(s, lines, lambda ours: _same(ours, keys, content)):
+    for start, w in _windows(s, lines, content):
         style = s.style_near(start)
         shift = indent.fit(list(zip(lines, w[0], strict=True)), style, lines)
         if shift is not None:
@@ -65,9 +63,8 @@ def indentation(s: Search) -> list[Hit]:
 def whitespace(s: Search) -> list[Hit]:
     """Lines equal once runs of blanks are collapsed (indentation ignored)."""
     lines = s.lines
-    keys = [collapse(x) for x in lines]
     out = []
-    for start, w in _windows(s, lines, lambda ours: _same(ours, keys, collapse)):
+    for start, w in _windows(s, lines, collapse):
         fit = Fit.of(_pairs(lines, w[0]), len(lines), s.style_near(start), lines)
         out.append(_line_hit("whitespace", 0.95, s, start, w, lines, fit))
     return out
@@ -84,9 +81,8 @@ def characters(s: Search) -> list[Hit]:
 
 
 def _characters(s: Search, lines: list[str], *, unescaped: bool) -> list[Hit]:
-    keys = [loose(x) for x in lines]
     out = []
-    for start, w in _windows(s, lines, lambda ours: _same(ours, keys, loose)):
+    for start, w in _windows(s, lines, loose):
         pairs = _pairs(lines, w[0])
         fit = Fit.of(pairs, len(lines), s.style_near(start), lines, undo=_undo(pairs))
         hit = _line_hit("characters", 0.9 if unescaped else 0.93, s, start, w, lines, fit)
@@ -112,7 +108,7 @@ def elision(s: Search) -> list[Hit]:
         prev = m + 1
     if not segs:
         return []
-    keys = [loose(x) for x in lines]
+    keys = s.keys(loose)
     out = []
     a0, b0 = segs[0]
     for start in s.candidate_starts(lines[a0:b0]):
@@ -197,9 +193,10 @@ def boundary(s: Search) -> list[Hit]:
     n = len(lines)
     if n < 2:
         return []
-    keys = [loose(x) for x in lines]
+    starts = s.candidate_starts(lines)
+    keys = s.keys(loose) if starts else []
     out = []
-    for start in s.candidate_starts(lines):
+    for start in starts:
         w = s.window(start, n)
         if w is None:
             continue
@@ -228,13 +225,18 @@ def _same(ours: list[str], keys: list[str], norm: Callable[[str], str]) -> bool:
 
 
 def _windows(
-    s: Search, lines: list[str], accept: Callable[[list[str]], bool]
+    s: Search, lines: list[str], norm: Callable[[str], str]
 ) -> Iterator[tuple[int, tuple[list[str], int]]]:
+    """Windows whose lines equal ``lines`` under ``norm``."""
     if not lines:
         return
-    for start in s.candidate_starts(lines):
+    starts = s.candidate_starts(lines)
+    if not starts:
+        return
+    keys = s.keys(norm, None if lines is s.lines else lines)
+    for start in starts:
         w = s.window(start, len(lines))
-        if w is not None and accept(w[0]):
+        if w is not None and _same(w[0], keys, norm):
             yield start, w
 
 
