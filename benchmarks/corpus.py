@@ -268,6 +268,15 @@ def new_statement(rng: random.Random, indent: str, names: list[str]) -> str:
     )
 
 
+def deeper(indent: str, unit: str, tab: int = 4) -> str:
+    """One level more: tabs first, then spaces, when the indentation has tabs (a tab counting
+    ``tab`` columns), as an editor writes it."""
+    if unit != TAB and TAB not in indent:
+        return indent + unit
+    cols = len(indent.expandtabs(tab)) + tab
+    return TAB * (cols // tab) + " " * (cols % tab)
+
+
 @dataclass(frozen=True)
 class Edit:
     """One line of a block changed (``modify``), added after it (``insert``) or removed."""
@@ -294,9 +303,10 @@ class Edit:
 
 
 def make_edit(
-    rng: random.Random, block: list[str], unit: str, exclude: Iterable[int] = ()
+    rng: random.Random, block: list[str], unit: str, exclude: Iterable[int] = (), tab: int = 4
 ) -> Edit | None:
-    """An edit to a non-blank middle line of ``block`` (never the first or last)."""
+    """An edit to a non-blank middle line of ``block`` (never the first or last); ``unit`` is
+    one indentation level of the file, ``tab`` the columns a tab stands for."""
     skip = set(exclude)
     spots = [i for i in range(1, len(block) - 1) if block[i].strip() and i not in skip]
     if not spots:
@@ -308,7 +318,9 @@ def make_edit(
         line = change_token(rng, block[at], names)
         return None if line is None else Edit(at, op, line)
     if op == "insert":
-        indent = lead(block[at]) + (unit if block[at].rstrip().endswith(":") else "")
+        indent = lead(block[at])
+        if block[at].rstrip().endswith(":"):
+            indent = deeper(indent, unit, tab)
         return Edit(at, op, new_statement(rng, indent, names))
     return Edit(at, op)
 
@@ -591,18 +603,20 @@ class Generator:
             return None
         unit = src.unit
         lines = src.lines
-        if unit == "\t":
+        file_unit, tab = unit, 4  # the file's indentation level, and a tab's width in it
+        if unit == TAB:
             how, to_model = "file tabs, model spaces", lambda x: untabify(x, "    ")
         elif self.rng.random() < 0.5:
             how, to_model = "file spaces, model tabs", lambda x: tabify(x, unit)
         else:
             how, to_model = "file tabs (converted), model spaces", lambda x: untabify(x, unit)
             lines = [tabify(x, unit) for x in lines]
+            file_unit, tab = TAB, len(unit)
         start, size = self.block_at(lines, src.n)
         if start < 0 or not unique(lines, start, size):
             return None
         block = lines[start : start + size]
-        edit = make_edit(self.rng, block, "\t" if "tabs" in how.split(",")[0] else unit)
+        edit = make_edit(self.rng, block, file_unit, tab=tab)
         return edit and self.case(src, lines, start, block, edit, Noise(to_model), note=how)
 
     def k_first_line_unindented(self) -> Case | None:
