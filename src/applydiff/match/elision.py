@@ -14,9 +14,10 @@ _OPEN = r"(?:#|//|/\*+|<!--|--|;+|%|'|\{/\*|\(\*|\"\"\"|''')"
 _CLOSE = r"(?:\*+/|-->|\*/\}|\*\)|\"\"\"|''')"
 _DOTS = r"(?:\.{3,}|…)"
 
-# "...", "…", "# ...", "// ... existing code ...", "/* ... */", "<!-- ... -->", "{/* ... */}"
+# "...", "…", "# ...", "// ... existing code ...", "/* ... */", "<!-- ... -->", "{/* ... */}".
+# Without a comment opener only bare dots count: "...   end=x)" is a doctest continuation.
 _LOOSE = re.compile(
-    rf"^\s*{_OPEN}?\s*(?:{_DOTS}(?:\s+[^\n]*?)?|{_DOTS}\s*)\s*{_CLOSE}?\s*$",
+    rf"^\s*(?:{_DOTS}|{_OPEN}\s*{_DOTS}(?:\s+[^\n]*?)?\s*{_CLOSE}?)\s*$",
 )
 # A comment whose words say "code goes here": "// existing code", "# rest of file unchanged".
 _NOUNS = (

@@ -28,6 +28,11 @@ REFINE_BELOW = 0.15  # refine windows this far below the threshold: a missing li
 # Below this much text (loose form) a similarity says too little about where: "return 9"
 # is 88% similar to "return 1". Short search texts must match at a literal tier.
 MIN_CHARS = 20
+# A window is plausible (see ``plausible``) when at most this many non-blank lines, or a
+# quarter of them, differ from the search block, each by few edits or little.
+MAX_DIFFERING = 2
+LINE_EDITS = 2
+LINE_SIMILAR = 0.85
 
 
 class _Scorer:
@@ -143,7 +148,10 @@ def fuzzy(s: Search) -> list[Hit]:
             break
         if all(_apart(r, x) for x in rivals):
             rivals.append(r)
-    return [h for h in (_hit(s, r) for r in rivals) if h is not None]
+    hits = [_hit(s, r) for r in rivals]
+    if hits[0] is None:  # the best place is not plausible: nothing is
+        return []
+    return [h for h in hits if h is not None]
 
 
 def closest(s: Search, k: int = 3) -> list[Region]:
@@ -171,9 +179,11 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
         return None
     base = s.lines
     ours = w[0]
-    bkeys = [loose(x) for x in base]
+    bkeys = s.keys(loose)
     okeys = [loose(x) for x in ours]
     base_map, pairs = align(bkeys, okeys)
+    if not plausible(bkeys, okeys, pairs):
+        return None
     truncated = frozenset(
         i for i, j in pairs if okeys[j] != bkeys[i] and bkeys[i] and okeys[j].startswith(bkeys[i])
     )
@@ -196,6 +206,29 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
         lead_blank=s.lead_blank,
         trail_blank=s.trail_blank,
     )
+
+
+def plausible(bkeys: list[str], okeys: list[str], pairs: list[tuple[int, int]]) -> bool:
+    """Whether the window reads as the search block with noise, not as other code that looks
+    alike: most non-blank lines must match exactly (loose form), and each one that does not
+    must be a near copy (two edits, or 85% similar). A block with identifiers renamed
+    throughout, or a table with every value different, is similar as a whole but fails here.
+    """
+    paired_b = {i for i, _ in pairs}
+    paired_o = {j for _, j in pairs}
+    differing = sum(1 for i, k in enumerate(bkeys) if k and i not in paired_b)
+    differing += sum(1 for j, k in enumerate(okeys) if k and j not in paired_o)
+    for i, j in pairs:
+        a, b = bkeys[i], okeys[j]
+        if a == b:
+            continue
+        differing += 1
+        if Levenshtein.distance(a, b) > LINE_EDITS and (
+            Levenshtein.normalized_similarity(a, b) < LINE_SIMILAR
+        ):
+            return False
+    lines = sum(1 for k in bkeys if k)
+    return differing <= max(MAX_DIFFERING, lines // 4)
 
 
 def align(

@@ -34,6 +34,10 @@ def columns(ws: str, tab: int) -> int:
     return ws.count(" ") + ws.count("\t") * tab
 
 
+# Indent levels people use; other steps are alignment (a continuation line), not a level.
+UNITS = (2, 3, 4, 8)
+
+
 def space_unit(lines: Iterable[str]) -> int | None:
     """The most common positive step between the space indents of successive lines."""
     steps: Counter[int] = Counter()
@@ -45,13 +49,12 @@ def space_unit(lines: Iterable[str]) -> int | None:
         if "\t" in ws:
             continue
         width = len(ws)
-        if width > prev:
+        if width - prev in UNITS:
             steps[width - prev] += 1
         prev = width
     if not steps:
         return None
-    best = max(steps.items(), key=lambda kv: (kv[1], -kv[0]))[0]
-    return best if 1 <= best <= 8 else None
+    return max(steps.items(), key=lambda kv: (kv[1], -kv[0]))[0]
 
 
 def detect(file_lines: list[str], model_lines: list[str]) -> Style:

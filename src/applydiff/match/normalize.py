@@ -8,7 +8,6 @@ candidate a tier could accept.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
 
 # Unicode punctuation models emit for ASCII (or that files hold where models write ASCII).
 CHAR_MAP = {
@@ -77,37 +76,37 @@ def unescape(text: str) -> str:
 
 
 class CharUndo:
-    """Learns, from lines that matched after ``chars()``, which characters the model wrote in
-    place of the file's, and rewrites new lines the same way.
+    """Learns, from line pairs that matched after ``chars()``, whether the model writes unicode
+    punctuation (smart quotes, dashes) where the file has ASCII, and if so turns that
+    punctuation back into ASCII in the model's new lines.
 
-    A mapping is used only when it is consistent: every time the model wrote ``a`` where the
-    comparison needed it, the file held the same ``b``, and never ``a`` itself.
+    Only that direction is undone for whole lines: a file holding ``don’t`` in a comment says
+    nothing about the quotes of new code. Spans of an edited line that the model did not change
+    keep the file's characters anyway (``inline.merge``).
     """
 
     def __init__(self) -> None:
-        self._seen: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self._to_ascii = 0
+        self._kept: set[str] = set()  # unicode characters the file itself holds there
 
     def learn(self, model_line: str, file_line: str) -> None:
+        if model_line.isascii():
+            return
         a_tokens = model_line.split()
         b_tokens = file_line.split()
         if len(a_tokens) != len(b_tokens):
             return
         for a_tok, b_tok in zip(a_tokens, b_tokens, strict=True):
             if len(a_tok) != len(b_tok):
-                return
+                continue
             for a, b in zip(a_tok, b_tok, strict=True):
-                if a in CHAR_MAP or b in CHAR_MAP or a in "'\"-":
-                    self._seen[a][b] += 1
-
-    def mapping(self) -> dict[str, str]:
-        out = {}
-        for a, targets in self._seen.items():
-            if len(targets) == 1:
-                (b,) = targets
-                if b != a:
-                    out[a] = b
-        return out
+                if a in CHAR_MAP:
+                    if b == a:
+                        self._kept.add(a)
+                    elif b == CHAR_MAP[a]:
+                        self._to_ascii += 1
 
     def apply(self, line: str) -> str:
-        table = self.mapping()
-        return line.translate(str.maketrans(table)) if table else line
+        if not self._to_ascii or line.isascii():
+            return line
+        return "".join(c if c in self._kept else CHAR_MAP.get(c, c) for c in line)

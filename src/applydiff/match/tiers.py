@@ -115,7 +115,10 @@ def elision(s: Search) -> list[Hit]:
         hit = _chain(s, lines, keys, marks, segs, start)
         if hit is not None:
             out.append(hit)
-    return out
+    # Two readings that end at the same place differ only in where the first segment is; the
+    # one starting earlier would hide a copy of that segment inside its elision. Keep the
+    # tight one.
+    return [h for h in out if not any(o.end == h.end and o.start > h.start for o in out)]
 
 
 def _chain(
