@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from rapidfuzz.distance import Levenshtein
+
 # Kinds the engine must resolve to ``expected``.
 RESOLVE_KINDS = (
     "exact",
@@ -47,12 +49,35 @@ RESOLVE_KINDS = (
     "trailing_newline_missing",
     "duplicated_hint",
     "twins",
+    "typo3",
+    "missing_line",
+    "extra_line",
+    "stale_line",
+    "short_block_typo",
 )
 # Kinds the engine must refuse (``expected`` is None).
-REFUSE_KINDS = ("absent", "hallucinated", "duplicated_no_hint")
+REFUSE_KINDS = (
+    "absent",
+    "hallucinated",
+    "duplicated_no_hint",
+    "hallucinated_light",
+    "wrong_file",
+)
 KINDS = RESOLVE_KINDS + REFUSE_KINDS
 # Kinds whose outcome hinges on the fuzzy tier's similarity threshold.
-FUZZY_KINDS = ("typo1", "typo2", "hallucinated", "absent")
+FUZZY_KINDS = (
+    "typo1",
+    "typo2",
+    "typo3",
+    "missing_line",
+    "extra_line",
+    "stale_line",
+    "short_block_typo",
+    "hallucinated",
+    "hallucinated_light",
+    "wrong_file",
+    "absent",
+)
 # Kinds whose ``old`` must differ from every stretch of the file (the noise changed something).
 NOISY_KINDS = frozenset(
     {
@@ -67,10 +92,17 @@ NOISY_KINDS = frozenset(
         "escaped_quotes",
         "smart_quotes",
         "elision",
+        "typo3",
+        "missing_line",
+        "extra_line",
+        "stale_line",
+        "short_block_typo",
     }
 )
 
 MIN_BLOCK, MAX_BLOCK = 5, 20
+SHORT_BLOCK = (2, 4)  # line counts of ``short_block_typo`` blocks
+WRONG_FILE_SIMILARITY = 0.7  # ``wrong_file``: least similarity to some block of the target
 DUP_GAP = 30  # lines between the two copies of a duplicated block
 ELISION_MARKER = "# ... existing code ..."
 MAX_FILE_BYTES = 250_000  # past this, stdlib files are data (pydoc topics), not code
@@ -228,15 +260,26 @@ def names_in(lines: Iterable[str]) -> list[str]:
     return sorted(x for x in out if not keyword.iskeyword(x) and x not in _SKIP_NAMES)
 
 
-def change_token(rng: random.Random, line: str, names: list[str]) -> str | None:
-    """``line`` with one number, short string or identifier changed, as a model edit does."""
-    spans: list[tuple[str, re.Match[str]]] = [("num", m) for m in _NUM.finditer(line)]
-    spans += [("str", m) for m in _STR.finditer(line)]
-    spans += [
-        ("name", m)
-        for m in _NAME.finditer(line)
-        if not keyword.iskeyword(m.group()) and m.group() not in _SKIP_NAMES
-    ]
+def change_token(
+    rng: random.Random,
+    line: str,
+    names: list[str],
+    what: Iterable[str] = ("num", "str", "name"),
+) -> str | None:
+    """``line`` with one number, short string or identifier changed, as a model edit does
+    (``what`` says which of those may change)."""
+    allowed = set(what)
+    spans: list[tuple[str, re.Match[str]]] = []
+    if "num" in allowed:
+        spans += [("num", m) for m in _NUM.finditer(line)]
+    if "str" in allowed:
+        spans += [("str", m) for m in _STR.finditer(line)]
+    if "name" in allowed:
+        spans += [
+            ("name", m)
+            for m in _NAME.finditer(line)
+            if not keyword.iskeyword(m.group()) and m.group() not in _SKIP_NAMES
+        ]
     if not spans:
         return None
     what, m = rng.choice(spans)
@@ -303,12 +346,19 @@ class Edit:
 
 
 def make_edit(
-    rng: random.Random, block: list[str], unit: str, exclude: Iterable[int] = (), tab: int = 4
+    rng: random.Random,
+    block: list[str],
+    unit: str,
+    exclude: Iterable[int] = (),
+    tab: int = 4,
+    *,
+    ends: bool = False,
 ) -> Edit | None:
-    """An edit to a non-blank middle line of ``block`` (never the first or last); ``unit`` is
-    one indentation level of the file, ``tab`` the columns a tab stands for."""
+    """An edit to a non-blank middle line of ``block`` (the first or last too when ``ends``);
+    ``unit`` is one indentation level of the file, ``tab`` the columns a tab stands for."""
     skip = set(exclude)
-    spots = [i for i in range(1, len(block) - 1) if block[i].strip() and i not in skip]
+    lo, hi = (0, len(block)) if ends else (1, len(block) - 1)
+    spots = [i for i in range(lo, hi) if block[i].strip() and i not in skip]
     if not spots:
         return None
     at = rng.choice(spots)
@@ -330,17 +380,25 @@ def make_edit(
 class Noise:
     """How the model writes the block: ``lines`` replaces given block lines (in old and new
     alike), ``every`` rewrites every line, ``elide`` turns a run of block lines into one
-    marker line."""
+    marker line, ``drop`` leaves block lines out, ``extra`` puts a line the file does not
+    have there before a block line."""
 
     every: Callable[[str], str] | None = None
     lines: dict[int, str] = field(default_factory=dict)
     elide: tuple[int, int] | None = None
     marker: str = ""
+    drop: frozenset[int] = frozenset()
+    extra: dict[int, str] = field(default_factory=dict)
 
     def render(self, lines: list[str], origin: list[int | None]) -> list[str]:
         a, b = self.elide or (-1, -1)
         out = []
         for line, o in zip(lines, origin, strict=True):
+            if o is not None and o in self.extra:
+                x = self.extra[o]
+                out.append(self.every(x) if self.every else x)
+            if o is not None and o in self.drop:
+                continue
             if o is not None and a <= o < b:
                 if o == a:
                     out.append(self.marker)

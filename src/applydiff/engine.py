@@ -18,11 +18,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import region
 from .errors import EditError, FileIdMismatch, FormatInvalid, NoMatch, WriteConflict
 from .ir import Anchored, Delete, Move, Op, Replace, Write
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
-from .text import file_id
+from .text import dominant_eol, file_id
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,7 @@ class _Run:
         self.written: set[str] = set()
         self.edited: set[str] = set()
         self.moves: dict[str, str] = {}  # original source -> current destination
+        self.last_end: dict[str, int] = {}  # path -> line below its latest edit (0-based)
         self.reports: list[EditReport] = []
         self.errors: list[OpError] = []
 
@@ -229,29 +231,76 @@ class _Run:
             self.edited.add(path)
             return EditReport(index, path, "replace", "create", 1.0, 1, 1)
         text = self.existing(op, path, "edit")
+        if op.at_end and not op.old:
+            return self.append(index, op, path, text)
+        top = self.region_top(op, path, text)
+        cut = region.line_start(text, top)
+        head, body = text[:cut], text[cut:]
+        hint = op.hint_line - top if op.hint_line is not None and op.hint_line > top else None
         threshold = op.threshold if op.threshold is not None else self.threshold
         readings = [(op.old, op.new), *op.alternatives]
         if len(readings) == 1:
-            new_text, matches = replace_with_matches(
-                text,
+            new_body, matches = replace_with_matches(
+                body,
                 op.old,
                 op.new,
                 replace_all=op.replace_all,
-                hint_line=op.hint_line,
+                hint_line=hint,
                 threshold=threshold,
                 report=True,
             )
         else:
-            new_text, matches = self.one_reading(text, op, readings, threshold)
+            new_body, matches = self.one_reading(body, op, readings, hint, threshold)
+        new_text = head + new_body
+        if op.final_newline and new_text and not new_text.endswith("\n"):
+            new_text += dominant_eol(new_text)
         self.state[path] = new_text
         self.edited.add(path)
-        return _report(index, path, "replace", matches)
+        report = _report(index, path, "replace", matches, offset=top)
+        if report.start_line is not None and report.end_line is not None:
+            grown = region.count_lines(new_text) - region.count_lines(text)
+            self.last_end[path] = report.end_line + grown
+        return report
+
+    def region_top(self, op: Replace, path: str, text: str) -> int:
+        """The first line the op may match at (0-based): below the previous edit of the path
+        (``after_previous``), below its scope lines, within the file's tail (``at_end``)."""
+        top = self.last_end.get(path, 0) if op.after_previous else 0
+        for line in op.scope:
+            found = region.find_line(text, line, top)
+            if found is None:
+                raise NoMatch(
+                    f"the scope line {line.strip()!r} was not found in {path}"
+                    + (f" below line {top}" if top else "")
+                    + "; quote a line the file has (a class or function header) after '@@'"
+                )
+            top = found + 1
+        if op.at_end:
+            top = max(top, region.tail_top(text, op.old))
+        return top
+
+    def append(self, index: int, op: Replace, path: str, text: str) -> EditReport:
+        """A chunk of pure additions: it goes at the end of the file."""
+        eol = dominant_eol(text)
+        body = text if not text or text.endswith("\n") else text + eol
+        added = op.new.replace("\r\n", "\n").replace("\n", eol)
+        new_text = body + added
+        if op.final_newline and new_text and not new_text.endswith("\n"):
+            new_text += eol
+        self.state[path] = new_text
+        self.edited.add(path)
+        first = region.count_lines(body) + 1
+        self.last_end[path] = region.count_lines(new_text)
+        return EditReport(
+            index, path, "replace", "append", 1.0, first, max(first, self.last_end[path])
+        )
 
     def one_reading(
         self,
         text: str,
         op: Replace,
         readings: list[tuple[str, str]],
+        hint: int | None,
         threshold: float | None,
     ) -> tuple[str, list[Match]]:
         """A block with several ``=======`` lines: keep the one split whose search text
@@ -265,7 +314,7 @@ class _Run:
                         old,
                         new,
                         replace_all=op.replace_all,
-                        hint_line=op.hint_line,
+                        hint_line=hint,
                         threshold=threshold,
                         report=True,
                     )
@@ -326,7 +375,7 @@ class _Run:
         return Changeset(changes=changes, moves=dict(self.moves), reports=self.reports)
 
 
-def _report(index: int, path: str, kind: str, matches: list[Match]) -> EditReport:
+def _report(index: int, path: str, kind: str, matches: list[Match], offset: int = 0) -> EditReport:
     if not matches:  # an empty search text filled an empty file
         return EditReport(index, path, kind, "create", 1.0, 1, 1)
     first, last = matches[0], matches[-1]
@@ -336,7 +385,7 @@ def _report(index: int, path: str, kind: str, matches: list[Match]) -> EditRepor
         kind,
         first.tier,
         min(m.confidence for m in matches),
-        first.start_line,
-        last.end_line,
+        first.start_line + offset,
+        last.end_line + offset,
         len(matches),
     )

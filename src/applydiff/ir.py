@@ -1,11 +1,14 @@
 """The edit script: what every format parses into and what the engine applies, in order.
 
 Paths are strings as the model wrote them; the workspace resolves them against its root.
+``origin`` is the 1-based line of the model's response the op was read from (None for ops
+built in code), so that an error can point the model at its own text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -15,6 +18,7 @@ class Write:
     path: str
     content: str
     file_id: str | None = None
+    origin: int | None = None
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,12 @@ class Replace:
     ``hint_line`` (1-based) orders the search and breaks ties; ``threshold`` overrides the
     fuzzy threshold for this edit. ``alternatives`` holds other readings of an ambiguous block
     (several ``=======`` lines); the engine keeps the one reading whose ``old`` matches.
+
+    Options that apply_patch chunks need: ``scope`` lines (``@@ def f``) are found first, in
+    order, and the match must come after them; ``after_previous`` searches only below the
+    previous edit of the same path in this script; ``at_end`` requires the match to end the
+    file (``*** End of File``), and with an empty ``old`` appends ``new`` at the end;
+    ``final_newline`` makes sure the file ends with a newline afterwards.
     """
 
     path: str
@@ -34,6 +44,11 @@ class Replace:
     threshold: float | None = None
     file_id: str | None = None
     alternatives: tuple[tuple[str, str], ...] = field(default=())
+    scope: tuple[str, ...] = field(default=())
+    after_previous: bool = False
+    at_end: bool = False
+    final_newline: bool = False
+    origin: int | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,7 @@ class Anchored:
     end: tuple[str, ...] | None = None
     hint_line: int | None = None
     file_id: str | None = None
+    origin: int | None = None
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,7 @@ class Delete:
 
     path: str
     file_id: str | None = None
+    origin: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +84,20 @@ class Move:
     path: str
     to: str
     file_id: str | None = None
+    origin: int | None = None
 
 
 Op = Write | Replace | Anchored | Delete | Move
+
+KIND = {Write: "write", Replace: "replace", Anchored: "anchored", Delete: "delete", Move: "move"}
+
+
+def op_to_dict(op: Op) -> dict[str, Any]:
+    """A JSON-able view of ``op``: its kind, then every field that is not at its default."""
+    out: dict[str, Any] = {"op": KIND[type(op)]}
+    for f in fields(op):
+        value = getattr(op, f.name)
+        default = f.default_factory() if f.default_factory is not MISSING else f.default
+        if value != default:
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
