@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import applydiff
-from corpus import FUZZY_KINDS, KINDS, Case, generate
+from corpus import FUZZY_KINDS, KINDS, REFUSE_KINDS, Case, generate
 
 try:  # the tier that answered, without a second lookup
     from applydiff.match import replace_with_matches
@@ -40,7 +40,7 @@ except ImportError:  # pragma: no cover - older/newer engine layout
     replace_with_matches = None
 
 OUTCOMES = ("correct", "whitespace_off", "refused", "misapplied", "crashed")
-SWEEP = tuple(round(0.60 + 0.05 * i, 2) for i in range(8))
+SWEEP = (*(round(0.50 + 0.05 * i, 2) for i in range(10)), 0.97, 0.98)
 
 
 @dataclass
@@ -56,6 +56,7 @@ class Result:
     note: str
     actual: str | None = None
     error: str = ""
+    nearest: float | None = None  # a refusal's closest region (NoMatch), its similarity
 
 
 def run_case(case: Case, index: int, threshold: float | None) -> Result:
@@ -80,7 +81,9 @@ def run_case(case: Case, index: int, threshold: float | None) -> Result:
         ms = (time.perf_counter() - t0) * 1000
         answer = e.code + (f"/{e.tier}" if isinstance(e, applydiff.Ambiguous) else "")
         outcome = "correct" if case.expected is None else "refused"
-        return _result(case, index, outcome, answer, None, ms, error=str(e))
+        closest = getattr(e, "closest", None) or []
+        near = max((r.similarity for r in closest), default=None)
+        return _result(case, index, outcome, answer, None, ms, error=str(e), nearest=near)
     except Exception as e:  # an engine bug: report it, do not stop the run
         ms = (time.perf_counter() - t0) * 1000
         return _result(
@@ -108,10 +111,22 @@ def _result(
     *,
     actual: str | None = None,
     error: str = "",
+    nearest: float | None = None,
 ) -> Result:
     keep = actual if outcome in ("misapplied", "whitespace_off") else None
     return Result(
-        case.kind, index, outcome, answer, conf, ms, case.path, case.line, case.note, keep, error
+        case.kind,
+        index,
+        outcome,
+        answer,
+        conf,
+        ms,
+        case.path,
+        case.line,
+        case.note,
+        keep,
+        error,
+        nearest,
     )
 
 
@@ -214,44 +229,71 @@ def diff(a: str, b: str) -> str:
 def sweep(cases: list[tuple[int, Case]]) -> tuple[dict[float, list[Result]], str]:
     """Every case at every threshold of ``SWEEP``, and the table of outcomes."""
     by_t = {t: run_all(cases, t, f"threshold {t:.2f}: ") for t in SWEEP}
+    resolve = [k for k in FUZZY_KINDS if k not in REFUSE_KINDS]
+    refuse = [k for k in FUZZY_KINDS if k in REFUSE_KINDS]
     head = [
         "| threshold | correct | whitespace_off | refused | misapplied | crashed "
-        f"| fuzzy kinds ({', '.join(FUZZY_KINDS)}): correct / refused / misapplied "
-        "| misapplied by kind |",
-        "|--:|--:|--:|--:|--:|--:|--:|---|",
+        "| fuzzy must-resolve: correct / refused / misapplied "
+        "| fuzzy must-refuse: refused / misapplied | misapplied by kind |",
+        "|--:|--:|--:|--:|--:|--:|--:|--:|---|",
     ]
     rows = []
     for t, rs in by_t.items():
         c = Counter(r.outcome for r in rs)
-        f = Counter(r.outcome for r in rs if r.kind in FUZZY_KINDS)
+        f = Counter(r.outcome for r in rs if r.kind in resolve)
+        g = Counter(r.outcome for r in rs if r.kind in refuse)
         mis = Counter(r.kind for r in rs if r.outcome == "misapplied")
         by_kind = ", ".join(f"{k} {n}" for k, n in mis.most_common()) or "-"
         mark = " (default)" if abs(t - applydiff.DEFAULT_THRESHOLD) < 1e-9 else ""
         cells = [f"{t:.2f}{mark}", *(str(c[o]) for o in OUTCOMES)]
-        cells += [f"{f['correct']} / {f['refused']} / {f['misapplied']}", by_kind]
+        cells += [f"{f['correct']} / {f['refused']} / {f['misapplied']}"]
+        cells += [f"{g['correct']} / {g['misapplied']}", by_kind]
         rows.append("| " + " | ".join(cells) + " |")
-    return by_t, "\n".join(head + rows) + "\n\n" + confidences(by_t[SWEEP[0]])
+    kinds = (
+        f"Fuzzy must-resolve kinds: {', '.join(resolve)}. "
+        f"Fuzzy must-refuse kinds: {', '.join(refuse)}."
+    )
+    return by_t, "\n".join([kinds, "", *head, *rows]) + "\n\n" + confidences(by_t[SWEEP[0]])
 
 
 def confidences(results: list[Result]) -> str:
     """How far apart right and wrong fuzzy answers are: the similarity of each fuzzy answer
-    at the lowest threshold (where the fuzzy tier answers most)."""
+    at the lowest threshold (where the fuzzy tier answers most), and for the refusals of the
+    fuzzy kinds the similarity of the closest region the refusal reported."""
     groups: dict[tuple[str, str], list[float]] = {}
+    near: dict[tuple[str, str], list[float]] = {}
     for r in results:
         if r.answer == "fuzzy" and r.confidence is not None:
             groups.setdefault((r.outcome, r.kind), []).append(r.confidence)
+        elif r.kind in FUZZY_KINDS and r.nearest is not None:
+            near.setdefault((r.outcome, r.kind), []).append(r.nearest)
     if not groups:
         return "No case was answered by the fuzzy tier."
     lines = [
         f"Fuzzy-tier answers at threshold {SWEEP[0]:.2f}, by outcome and kind "
         "(similarity min / median / max):",
         "",
+        *spread(groups),
     ]
+    if near:
+        lines += [
+            "",
+            f"Refusals (no_match) of the fuzzy kinds at threshold {SWEEP[0]:.2f}: similarity "
+            "of the closest region reported (min / median / max); `correct` means the kind "
+            "must refuse:",
+            "",
+            *spread(near),
+        ]
+    return "\n".join(lines)
+
+
+def spread(groups: dict[tuple[str, str], list[float]]) -> list[str]:
+    out = []
     for (outcome, kind), xs in sorted(groups.items()):
         xs.sort()
         mid = xs[len(xs) // 2]
-        lines.append(f"- {outcome} {kind}: {len(xs)} cases, {xs[0]:.3f} / {mid:.3f} / {xs[-1]:.3f}")
-    return "\n".join(lines)
+        out.append(f"- {outcome} {kind}: {len(xs)} cases, {xs[0]:.3f} / {mid:.3f} / {xs[-1]:.3f}")
+    return out
 
 
 def engine_state() -> str:

@@ -23,9 +23,10 @@ import random
 import re
 import string
 import sysconfig
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
 
@@ -246,6 +247,56 @@ def unique(lines: list[str], start: int, size: int, count: int = 1) -> bool:
     if occurrences(text, "\n".join(block)) != count:
         return False
     return occurrences(haystack(map(loose, lines)), haystack(map(loose, block))) == count
+
+
+def line_diff(a: list[str], b: list[str]) -> tuple[int, bool]:
+    """How two blocks of loose keys differ, line by line after aligning them: the non-blank
+    lines that differ (a line on one side only counts), and whether each of those is paired
+    with a line one edit from it (what one-character typos make)."""
+    differing, small = 0, True
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        xs, ys = a[i1:i2], b[j1:j2]
+        for k in range(max(len(xs), len(ys))):
+            x = xs[k] if k < len(xs) else None
+            y = ys[k] if k < len(ys) else None
+            if x is None or y is None:
+                if x or y:
+                    differing, small = differing + 1, False
+            elif x or y:
+                differing += 1
+                small = small and Levenshtein.distance(x, y) <= 1
+    return differing, small
+
+
+def token_change(a: str, b: str) -> str:
+    """What differs between two versions of a line, for notes: ``'old' -> 'new'``."""
+    p = 0
+    while p < min(len(a), len(b)) and a[p] == b[p]:
+        p += 1
+    q = 0
+    while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
+        q += 1
+    return f"{a[p : len(a) - q]!r} -> {b[p : len(b) - q]!r}"
+
+
+_DEF = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
+
+
+@cache
+def shared_defs(paths: tuple[str, ...]) -> dict[str, list[tuple[str, int]]]:
+    """Function names defined in at least two of ``paths``, and where: (path, line index)."""
+    where: defaultdict[str, list[tuple[str, int]]] = defaultdict(list)
+    for path in paths:
+        src = load(path)
+        if src is None:
+            continue
+        for i, line in enumerate(src.lines):
+            m = _DEF.match(line)
+            if m:
+                where[m.group(1)].append((path, i))
+    return {k: v for k, v in sorted(where.items()) if len({p for p, _ in v}) >= 2}
 
 
 # -- the intended edit --------------------------------------------------------------------------
@@ -550,12 +601,17 @@ class Generator:
         start, size = self.block_at(src.lines, src.n, at_end=at_end)
         if start < 0:
             return None
+        if not self.unique_in(src, start, size):
+            return None
+        return src, start, src.lines[start : start + size]
+
+    @staticmethod
+    def unique_in(src: Source, start: int, size: int) -> bool:
+        """``unique`` for a block of the file as loaded (with its cached keys)."""
         block = src.lines[start : start + size]
         if occurrences(src.text, "\n".join(block)) != 1:
-            return None
-        if occurrences(src.haystack, haystack(src.keys[start : start + size])) != 1:
-            return None
-        return src, start, block
+            return False
+        return occurrences(src.haystack, haystack(src.keys[start : start + size])) == 1
 
     # -- kinds ------------------------------------------------------------------------------
     def make(self) -> Case | None:
@@ -807,6 +863,120 @@ class Generator:
         note = f"block lines {a + 1}-{b} elided"
         return self.case(src, src.lines, start, block, edit, noise, note=note)
 
+    def k_typo3(self) -> Case | None:
+        return self.typos(3)
+
+    def k_missing_line(self) -> Case | None:
+        """The model leaves out one context line (the file keeps it)."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        # Not the edited line; not the line after an inserted one (where the new line goes
+        # relative to a line the model never wrote would be a guess).
+        spots = [
+            i
+            for i in range(1, len(block) - 1)
+            if block[i].strip() and i != edit.at and not (edit.op == "insert" and i == edit.at + 1)
+        ]
+        if not spots:
+            return None
+        i = self.rng.choice(spots)
+        note = f"block line {i + 1} omitted: {block[i].strip()!r}"
+        return self.case(src, src.lines, start, block, edit, Noise(drop=frozenset({i})), note=note)
+
+    def k_extra_line(self) -> Case | None:
+        """The model adds a context line the file does not have (the file gains nothing)."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        # Before block line p, with p - 1 and p both unedited (not next to the edit).
+        spots = [p for p in range(1, len(block)) if p not in (edit.at, edit.at + 1)]
+        if not spots:
+            return None
+        p = self.rng.choice(spots)
+        indent = lead(block[p] if block[p].strip() else block[p - 1])
+        keys = set(src.keys[start : start + len(block)])
+        line = None
+        if self.rng.random() < 0.5:
+            how = "made-up statement"
+            line = new_statement(self.rng, indent, names_in(block))
+        else:
+            how = "line from elsewhere in the file"
+            for _ in range(20):
+                x = self.rng.choice(src.lines).strip()
+                if (
+                    12 <= len(x) <= 100
+                    and is_code(x)
+                    and x[-1] not in ":([{,\\"
+                    and loose(x) not in keys
+                ):
+                    line = indent + x
+                    break
+        if line is None or loose(line) in keys:
+            return None
+        note = f"{how} before block line {p + 1}: {line.strip()!r}"
+        noise = Noise(extra={p: line})
+        return self.case(src, src.lines, start, block, edit, noise, note=note)
+
+    def k_stale_line(self) -> Case | None:
+        """One unedited line as the model remembers it: a number or a name on it differs."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit)
+        if edit is None:
+            return None
+        spots = [i for i, x in enumerate(block) if i != edit.at and x.strip()]
+        self.rng.shuffle(spots)
+        names = names_in(block)
+        for i in spots:
+            stale = change_token(self.rng, block[i], names, what=("num", "name"))
+            if stale is not None and loose(stale) != loose(block[i]):
+                break
+        else:
+            return None
+        note = f"block line {i + 1} stale: {token_change(block[i], stale)}"
+        noise = Noise(lines={i: stale})
+        return self.case(src, src.lines, start, block, edit, noise, note=note)
+
+    def k_short_block_typo(self) -> Case | None:
+        """A block of 2-4 lines with one typo in a line the edit does not touch."""
+        src = self.source()
+        if src is None:
+            return None
+        size = self.rng.randint(*SHORT_BLOCK)
+        if src.n < size + 2:
+            return None
+        start = self.rng.randrange(0, src.n - size + 1)
+        block = src.lines[start : start + size]
+        if not block[0].strip() or not block[-1].strip() or any(len(x) > MAX_LINE for x in block):
+            return None
+        if sum(map(is_code, block)) < 2 or not self.unique_in(src, start, size):
+            return None
+        edit = make_edit(self.rng, block, src.unit, ends=True)
+        if edit is None:
+            return None
+        spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
+        if not spots:
+            return None
+        i = self.rng.choice(spots)
+        wrong = typo(self.rng, block[i])
+        if wrong is None:
+            return None
+        chars = len("\n".join(loose(x) for x in block))
+        note = f"{size} lines ({chars} chars loose), typo in block line {i + 1}"
+        noise = Noise(lines={i: wrong})
+        return self.case(src, src.lines, start, block, edit, noise, note=note)
+
     # -- duplicates ---------------------------------------------------------------------------
     def with_copy(
         self, src: Source, start: int, copy: list[str]
@@ -938,6 +1108,94 @@ class Generator:
         return edit and self.case(
             src, src.lines, start, fake, edit, Noise(), refuse=True, note=note
         )
+
+    def k_hallucinated_light(self) -> Case | None:
+        """A real block with one name, found on at least 3 of its lines, renamed throughout to
+        a name the file does not hold: the code's shape with a wrong name."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        nonblank = [i for i, x in enumerate(block) if x.strip()]
+        code = "\n".join(x for x in block if is_code(x))
+
+        def where(name: str) -> list[int]:
+            pat = re.compile(rf"\b{re.escape(name)}\b")
+            return [i for i in nonblank if pat.search(block[i])]
+
+        def in_code(name: str) -> bool:  # used as code somewhere, not only in prose
+            n = re.escape(name)
+            return re.search(rf"\.{n}\b|\b{n}\s*[(\[.=,):]", code) is not None
+
+        spread = [x for x in names_in(block) if len(where(x)) >= 3 and in_code(x)]
+        if not spread:
+            return None
+        name = self.rng.choice(spread)
+        # A name of about the same length: the block keeps its shape, only the name is wrong.
+        pool = [
+            x
+            for x in self.foreign_names(src)
+            if Levenshtein.distance(x, name) >= 3 and abs(len(x) - len(name)) <= len(name) // 2
+        ]
+        if not pool:
+            return None
+        other = self.rng.choice(pool)
+        pat = re.compile(rf"\b{re.escape(name)}\b")
+        fake = [pat.sub(other, x) for x in block]
+        edit = make_edit(self.rng, fake, src.unit)
+        note = (
+            f"{name} -> {other} on {len(where(name))} of {len(nonblank)} lines; "
+            f"real block at line {start + 1}"
+        )
+        return edit and self.case(
+            src, src.lines, start, fake, edit, Noise(), refuse=True, note=note
+        )
+
+    def k_wrong_file(self) -> Case | None:
+        """A block from another file that looks like one of this file's (a function both
+        define, at least ``WRONG_FILE_SIMILARITY`` alike), and is not in this file. Blocks
+        that differ from the target's by no more than a must-resolve kind's noise (one line,
+        or up to three one-character typos) are skipped: those would be that kind's cases."""
+        defs = shared_defs(tuple(self.files))
+        if not defs:
+            return None
+        name = self.rng.choice(list(defs))
+        a_path, a_at = self.rng.choice(defs[name])
+        b_path, b_at = self.rng.choice([x for x in defs[name] if x[0] != a_path])
+        other, src = load(a_path), load(b_path)
+        if other is None or src is None:
+            return None
+        size = self.rng.randint(MIN_BLOCK, MAX_BLOCK)
+        a_start = a_at - self.rng.randint(0, 2)
+        if a_start < 0 or a_start + size > other.n:
+            return None
+        block = other.lines[a_start : a_start + size]
+        keys = other.keys[a_start : a_start + size]
+        if not good_block(block) or "\n".join(block) in src.text:
+            return None
+        if occurrences(src.haystack, haystack(keys), 1):
+            return None
+        key = "\n".join(keys)
+        sim, b_start, count = max(
+            (
+                (Levenshtein.normalized_similarity(key, "\n".join(src.keys[s : s + c])), s, c)
+                for s in range(max(0, b_at - 4), min(src.n, b_at + 5))
+                for c in range(max(1, size - 2), size + 3)
+                if s + c <= src.n
+            ),
+            default=(0.0, 0, 0),
+        )
+        if sim < WRONG_FILE_SIMILARITY:
+            return None
+        differing, small = line_diff(keys, src.keys[b_start : b_start + count])
+        if differing <= 1 or (small and differing <= 3):
+            return None
+        edit = make_edit(self.rng, block, other.unit)
+        note = (
+            f"def {name}: block from {a_path}:{a_start + 1}; closest at line {b_start + 1} "
+            f"({count} lines): similarity {sim:.3f}, {differing} lines differ"
+        )
+        return edit and self.case(src, src.lines, 0, block, edit, Noise(), refuse=True, note=note)
 
     def foreign_line(self, src: Source) -> str | None:
         for _ in range(20):

@@ -18,7 +18,8 @@ from .errors import (
     Region,
     WriteConflict,
 )
-from .ir import Anchored, Delete, Move, Op, Replace, Write
+from .formats import FORMATS, parse
+from .ir import Anchored, Delete, Move, Op, Replace, Write, op_to_dict
 from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
 from .text import file_id
 
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CODES",
     "DEFAULT_THRESHOLD",
+    "FORMATS",
     "TIERS",
     "Ambiguous",
     "Anchored",
@@ -50,5 +52,7 @@ __all__ = [
     "apply_ops",
     "file_id",
     "locate",
+    "op_to_dict",
+    "parse",
     "replace",
 ]

@@ -13,14 +13,13 @@ the failed op's effect); if any failed, no change comes back.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import region
-from .errors import EditError, FileIdMismatch, FormatInvalid, NoMatch, WriteConflict
-from .ir import Anchored, Delete, Move, Op, Replace, Write
+from .errors import EditError, FileIdMismatch, FormatInvalid, NoMatch
+from .ir import Anchored, Delete, Move, Op, Replace, Write, normalize_path, write_conflicts
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
 from .text import dominant_eol, file_id
@@ -117,12 +116,6 @@ class Changeset:
         return out
 
 
-def normalize_path(path: str) -> str:
-    """The key two spellings of one relative path share: ``./a//b`` and ``a/b``."""
-    p = posixpath.normpath(path.replace("\\", "/"))
-    return "" if p == "." else p
-
-
 def apply_ops(
     ops: Sequence[Op],
     files: Mapping[str, str],
@@ -136,10 +129,13 @@ def apply_ops(
     outside its root, binary files, ...): that fails the op that read it.
     """
     run = _Run(files, key, threshold)
+    conflicts = write_conflicts(list(ops), key)
     for index, op in enumerate(ops):
         path = op.path
         try:
             path = run.key(op.path)
+            if index in conflicts:
+                raise conflicts[index]
             run.reports.append(run.apply(index, op, path))
         except EditError as e:
             if e.path is None:
@@ -157,8 +153,6 @@ class _Run:
         self.threshold = threshold
         self.state: dict[str, str | None] = {}
         self.original: dict[str, str | None] = {}
-        self.written: set[str] = set()
-        self.edited: set[str] = set()
         self.moves: dict[str, str] = {}  # original source -> current destination
         self.last_end: dict[str, int] = {}  # path -> line below its latest edit (0-based)
         self.reports: list[EditReport] = []
@@ -209,26 +203,17 @@ class _Run:
         raise TypeError(f"not an edit op: {op!r}")
 
     def write(self, index: int, op: Write, path: str) -> EditReport:
-        if path in self.written or path in self.edited:
-            what = "written" if path in self.written else "edited"
-            raise WriteConflict(
-                f"{path} is already {what} earlier in this response; write a file once, or "
-                "edit it, not both: send one write_file with the final content"
-            )
         current = self.read(path)
         if current is not None:
             self.check_id(op, path, current)
         self.state[path] = op.content
-        self.written.add(path)
         lines = op.content.count("\n") + (0 if op.content.endswith("\n") else 1)
         return EditReport(index, path, "write", "write", 1.0, 1, max(lines, 1))
 
     def replace(self, index: int, op: Replace, path: str) -> EditReport:
-        self.no_write(path)
         current = self.read(path)
         if current is None and not op.old:
             self.state[path] = op.new
-            self.edited.add(path)
             return EditReport(index, path, "replace", "create", 1.0, 1, 1)
         text = self.existing(op, path, "edit")
         if op.at_end and not op.old:
@@ -255,7 +240,6 @@ class _Run:
         if op.final_newline and new_text and not new_text.endswith("\n"):
             new_text += dominant_eol(new_text)
         self.state[path] = new_text
-        self.edited.add(path)
         report = _report(index, path, "replace", matches, offset=top)
         if report.start_line is not None and report.end_line is not None:
             grown = region.count_lines(new_text) - region.count_lines(text)
@@ -288,7 +272,6 @@ class _Run:
         if op.final_newline and new_text and not new_text.endswith("\n"):
             new_text += eol
         self.state[path] = new_text
-        self.edited.add(path)
         first = region.count_lines(body) + 1
         self.last_end[path] = region.count_lines(new_text)
         return EditReport(
@@ -331,7 +314,6 @@ class _Run:
         )
 
     def anchored(self, index: int, op: Anchored, path: str) -> EditReport:
-        self.no_write(path)
         text = self.existing(op, path, "edit")
         new_text, hit, doc = replace_anchored(
             text,
@@ -341,7 +323,6 @@ class _Run:
             hint_line=op.hint_line,
         )
         self.state[path] = new_text
-        self.edited.add(path)
         last = doc.line_no(max(hit.start, hit.end - 1))
         return EditReport(index, path, "anchored", hit.tier, hit.confidence, hit.line + 1, last + 1)
 
@@ -356,13 +337,6 @@ class _Run:
         if source != dest:
             self.moves[source] = dest
         return EditReport(index, path, "move", "move", 1.0)
-
-    def no_write(self, path: str) -> None:
-        if path in self.written:
-            raise WriteConflict(
-                f"{path} is written earlier in this response and then edited; write a file "
-                "once, or edit it, not both: put the final content in the write_file"
-            )
 
     def result(self) -> Changeset:
         if self.errors:

@@ -7,8 +7,11 @@ built in code), so that an error can point the model at its own text.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
+
+from .errors import WriteConflict
 
 
 @dataclass(frozen=True)
@@ -101,3 +104,49 @@ def op_to_dict(op: Op) -> dict[str, Any]:
         if value != default:
             out[f.name] = list(value) if isinstance(value, tuple) else value
     return out
+
+
+def normalize_path(path: str) -> str:
+    """The key two spellings of one relative path share: ``./a//b`` and ``a/b``."""
+    p = posixpath.normpath(path.replace("\\", "/"))
+    return "" if p == "." else p
+
+
+def write_conflicts(ops: list[Op], key: Any = normalize_path) -> dict[int, WriteConflict]:
+    """The ops (by index) that write a path written or edited earlier in the script, or edit
+    a path written earlier: one response must write a file once, or edit it, not both."""
+    written: dict[str, int] = {}
+    edited: dict[str, int] = {}
+    out: dict[int, WriteConflict] = {}
+    for index, op in enumerate(ops):
+        try:
+            k = key(op.path)
+        except Exception:  # an unusable path fails later, where it is read
+            continue
+        if isinstance(op, Write):
+            first = written.get(k, edited.get(k))
+            if first is not None:
+                out[index] = _conflict(ops, index, first, "written" if k in written else "edited")
+            else:
+                written[k] = index
+        elif isinstance(op, Replace | Anchored):
+            if k in written:
+                out[index] = _conflict(ops, index, written[k], "written")
+            else:
+                edited.setdefault(k, index)
+        elif isinstance(op, Move):
+            # What was done to the file is done to its new path.
+            for table in (written, edited):
+                if k in table:
+                    table[key(op.to)] = table.pop(k)
+    return out
+
+
+def _conflict(ops: list[Op], index: int, first: int, what: str) -> WriteConflict:
+    op, other = ops[index], ops[first]
+    where = f" (line {other.origin} of the response)" if other.origin else ""
+    return WriteConflict(
+        f"{op.path} is {what} earlier in this response{where}; write a file once, or edit "
+        "it, not both: send one write with the final content",
+        path=op.path,
+    )

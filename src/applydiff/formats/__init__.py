@@ -1,0 +1,30 @@
+"""Read what a model wrote into one edit script (a list of ops).
+
+>>> from applydiff import parse
+>>> ops = parse("app.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n")
+>>> ops[0].path, ops[0].old, ops[0].new
+('app.py', 'x = 1\\n', 'x = 2\\n')
+"""
+
+from __future__ import annotations
+
+from ..ir import Op, write_conflicts
+from .detect import FORMATS, parse_text
+
+__all__ = ["FORMATS", "parse"]
+
+
+def parse(text: str, format: str = "auto", *, path: str | None = None) -> list[Op]:
+    """The ops in ``text``, in order.
+
+    ``format`` is ``auto`` (every block of every format, in the order they appear) or one of
+    :data:`FORMATS`. ``path`` names the file for blocks that name none (as the ``path``
+    argument of an apply_diff tool call does). Malformed input raises
+    :class:`~applydiff.FormatInvalid` with the line and what was expected; writing a path twice,
+    or writing and editing it, raises :class:`~applydiff.WriteConflict`.
+    """
+    ops = parse_text(text, format, path)
+    conflicts = write_conflicts(ops)
+    if conflicts:
+        raise conflicts[min(conflicts)]
+    return ops

@@ -1,0 +1,73 @@
+"""Shared pieces of the text formats: response lines, fences, path lines, block bodies."""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import FormatInvalid
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+#.-]*)\s*$")
+_LABEL = re.compile(r"^(?:file(?:name)?|path)\s*:\s*", re.IGNORECASE)
+_PATHLIKE = re.compile(r"[\w@+~.,\-/\\\[\]()]+")
+DOTLESS = frozenset(
+    {
+        "Makefile",
+        "Dockerfile",
+        "LICENSE",
+        "README",
+        "Procfile",
+        "Gemfile",
+        "Rakefile",
+        "Jenkinsfile",
+        "Vagrantfile",
+        "CODEOWNERS",
+        "Containerfile",
+        "Justfile",
+    }
+)
+
+
+def response_lines(text: str) -> list[str]:
+    """The response split into lines; a CR before the LF is dropped (CRLF responses)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [x[:-1] if x.endswith("\r") else x for x in lines]
+
+
+def fence(line: str) -> tuple[str, str] | None:
+    """``(marker, language)`` when ``line`` opens or closes a code fence."""
+    m = _FENCE.match(line)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def path_of(line: str) -> str | None:
+    """The path a line names, when the line is nothing but a path with decorations:
+    ``src/a.py``, ``**src/a.py**``, ``# `src/a.py`:``, ``File: src/a.py``."""
+    s = line.strip()
+    s = s.lstrip("#").strip()
+    s = _LABEL.sub("", s)
+    s = s.strip("*_ ").strip("`'\"").strip()
+    s = s.rstrip(":").strip().strip("`'\"*")
+    if not s or len(s) > 255 or not _PATHLIKE.fullmatch(s):
+        return None
+    if s.startswith(("<<<", "===", ">>>", "---", "+++", "@@")):
+        return None
+    if "." not in s and "/" not in s and "\\" not in s and s not in DOTLESS:
+        return None
+    if s.strip(".") == "" or s.replace(".", "").isdigit():
+        return None
+    return s
+
+
+def body(lines: list[str]) -> str:
+    """Block lines as text: each line ends with a newline; no lines is the empty string."""
+    return "".join(x + "\n" for x in lines)
+
+
+def unterminated(what: str, line: int, expected: str) -> FormatInvalid:
+    return FormatInvalid(
+        f"the {what} opened at line {line} is never closed: expected {expected}",
+        line=line,
+        expected=expected,
+    )
