@@ -27,16 +27,6 @@ def test_readme_starts_with_two_commands_and_ci_runs_the_test_one():
     assert commands[1] in ci.splitlines()
 
 
-def test_demo_runs():
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "demo.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert "tier fuzzy" in out and "raise ValueError" in out
-
-
 @pytest.mark.skipif(importlib.util.find_spec("ruff") is None, reason="ruff not installed")
 def test_ruff_clean():
     result = subprocess.run(

@@ -22,6 +22,7 @@ from .formats import FORMATS, parse
 from .ir import Anchored, Delete, Move, Op, Replace, Write, op_to_dict
 from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
 from .text import file_id
+from .workspace import FileText, Result, Workspace
 
 __version__ = "0.1.0"
 
@@ -38,6 +39,7 @@ __all__ = [
     "EditReport",
     "FileChange",
     "FileIdMismatch",
+    "FileText",
     "FormatInvalid",
     "Match",
     "Move",
@@ -46,6 +48,8 @@ __all__ = [
     "OpError",
     "Region",
     "Replace",
+    "Result",
+    "Workspace",
     "Write",
     "WriteConflict",
     "__version__",

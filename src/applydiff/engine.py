@@ -204,10 +204,14 @@ class _Run:
 
     def write(self, index: int, op: Write, path: str) -> EditReport:
         current = self.read(path)
+        content = op.content
         if current is not None:
             self.check_id(op, path, current)
-        self.state[path] = op.content
-        lines = op.content.count("\n") + (0 if op.content.endswith("\n") else 1)
+            # A whole-file write keeps the file's line endings when the model wrote plain LF.
+            if dominant_eol(current) == "\r\n" and "\r" not in content:
+                content = content.replace("\n", "\r\n")
+        self.state[path] = content
+        lines = content.count("\n") + (0 if content.endswith("\n") else 1)
         return EditReport(index, path, "write", "write", 1.0, 1, max(lines, 1))
 
     def replace(self, index: int, op: Replace, path: str) -> EditReport:
@@ -222,6 +226,8 @@ class _Run:
         cut = region.line_start(text, top)
         head, body = text[:cut], text[cut:]
         hint = op.hint_line - top if op.hint_line is not None and op.hint_line > top else None
+        if hint is None and top and (op.scope or op.after_previous):
+            hint = 1  # a chunk below a scope line or an earlier chunk: nearest place first
         threshold = op.threshold if op.threshold is not None else self.threshold
         readings = [(op.old, op.new), *op.alternatives]
         if len(readings) == 1:

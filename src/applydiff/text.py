@@ -48,3 +48,64 @@ def file_id(text: str) -> str:
     """
     data = text.encode("utf-8", "surrogatepass")
     return hashlib.blake2b(data, digest_size=4).hexdigest()
+
+
+# -- decoding and encoding files ----------------------------------------------------------------
+BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+class Encoding:
+    """How a file's bytes became text, so the edited text can become bytes the same way."""
+
+    __slots__ = ("bom", "name")
+
+    def __init__(self, name: str, bom: bytes = b"") -> None:
+        self.name = name
+        self.bom = bom
+
+    def label(self) -> str:
+        return self.name + ("-bom" if self.bom and self.name == "utf-8" else "")
+
+    def __repr__(self) -> str:
+        return f"Encoding({self.label()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Encoding) and (self.name, self.bom) == (other.name, other.bom)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.bom))
+
+
+UTF8 = Encoding("utf-8")
+
+
+class Binary(ValueError):
+    """The bytes are not text (they hold NUL bytes and no UTF-16/32 byte order mark)."""
+
+
+def decode(data: bytes) -> tuple[str, Encoding]:
+    """Text of a file: UTF-8 (with or without BOM), UTF-16/32 with a BOM, else Latin-1, which
+    maps every byte to one character and back (lossless). NUL bytes without a BOM: Binary."""
+    for bom, name in BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(name), Encoding(name, bom)
+            except UnicodeDecodeError as e:
+                raise Binary(f"invalid {name} at byte {e.start + len(bom)}") from None
+    if b"\x00" in data:
+        raise Binary("it holds NUL bytes")
+    try:
+        return data.decode("utf-8"), UTF8
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), Encoding("latin-1")
+
+
+def encode(text: str, enc: Encoding) -> bytes:
+    """Bytes of ``text`` in ``enc``; UnicodeEncodeError when it holds what ``enc`` cannot."""
+    return enc.bom + text.encode(enc.name)

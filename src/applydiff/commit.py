@@ -1,0 +1,196 @@
+"""Crash-safe commit of several files: every file ends all old or all new, together.
+
+The protocol:
+
+1. *prepare*: a journal (state ``prepared``) names every temp file and directory about to be
+   made; then each new content goes to a temp file beside its target, fsynced, with the
+   target's mode.
+2. *commit point*: the journal is rewritten (atomically) with state ``committed``.
+3. the temp files are renamed over their targets, deleted files are removed, directories are
+   fsynced, and the journal is removed.
+
+:func:`recover` runs whenever a root is opened: a ``prepared`` journal is rolled back (temp
+files and new directories removed: all old), a ``committed`` one rolled forward (renames and
+deletes finished: all new). Either way the journal goes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .policy import STATE_DIR
+
+# Tests set this to crash the process at a named step (fault injection).
+crash_hook: Callable[[str], None] | None = None
+
+
+def _step(name: str) -> None:
+    if crash_hook is not None:
+        crash_hook(name)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One file to change: ``data`` None deletes it; ``mode`` None means a new file."""
+
+    path: Path
+    data: bytes | None
+    mode: int | None
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _journal_dir(root: Path) -> Path:
+    return root / STATE_DIR
+
+
+class CommitError(OSError):
+    """Writing failed. ``committed`` tells which side of the commit point: False, every file
+    is as it was; True, the new contents are in place or will be at the next recovery."""
+
+    def __init__(self, error: OSError, committed: bool) -> None:
+        super().__init__(error.errno, error.strerror, error.filename)
+        self.committed = committed
+
+
+def commit(root: Path, targets: list[Target]) -> None:
+    """Apply every target, crash-safely (see the module doc); raises :class:`CommitError`."""
+    if not targets:
+        return
+    try:
+        _commit(root, targets)
+    except CommitError:
+        raise
+    except OSError as e:
+        recover(root)  # before the commit point this rolls back: all old
+        raise CommitError(e, committed=False) from e
+
+
+def _commit(root: Path, targets: list[Target]) -> None:
+    txid = uuid.uuid4().hex[:12]
+    jdir = _journal_dir(root)
+    jdir.mkdir(exist_ok=True)
+    journal = jdir / f"journal-{txid}.json"
+    plan = []
+    new_dirs: list[str] = []
+    for t in targets:
+        entry = {"target": str(t.path), "temp": None}
+        if t.data is not None:
+            entry["temp"] = str(t.path.with_name(f".{t.path.name}.applydiff-{txid}.tmp"))
+            missing = []
+            d = t.path.parent
+            while not d.exists():
+                missing.append(d)
+                d = d.parent
+            new_dirs += [str(x) for x in reversed(missing) if str(x) not in new_dirs]
+        plan.append(entry)
+    record = {"state": "prepared", "entries": plan, "dirs": new_dirs}
+    _write_atomic(journal, json.dumps(record).encode())
+    _step("journal-prepared")
+    for d in new_dirs:
+        Path(d).mkdir(exist_ok=True)
+        _step("mkdir")
+    for t, entry in zip(targets, plan, strict=True):
+        if t.data is None:
+            continue
+        temp = Path(entry["temp"])
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if t.mode is None else 0o600)
+        try:
+            _step("temp-open")
+            os.write(fd, t.data[: len(t.data) // 2])
+            _step("temp-half")
+            os.write(fd, t.data[len(t.data) // 2 :])
+            if t.mode is not None:
+                os.fchmod(fd, t.mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _step("temp-synced")
+    record["state"] = "committed"
+    _write_atomic(journal, json.dumps(record).encode())
+    _step("journal-committed")
+    try:
+        _finish(record)
+        journal.unlink()
+        _fsync_dir(jdir)
+    except OSError as e:
+        raise CommitError(e, committed=True) from e
+    _step("journal-removed")
+
+
+def _finish(record: dict) -> None:
+    """Roll a committed journal forward (idempotent: a step already done is skipped)."""
+    dirs = set()
+    for entry in record["entries"]:
+        target = Path(entry["target"])
+        temp = entry["temp"]
+        if temp is None:
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+                _step("delete")
+        elif os.path.exists(temp):
+            os.replace(temp, target)
+            _step("rename")
+        dirs.add(target.parent)
+    for d in dirs:
+        _fsync_dir(d)
+
+
+def _rollback(record: dict) -> None:
+    for entry in record["entries"]:
+        if entry["temp"]:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry["temp"])
+    for d in reversed(record.get("dirs", [])):
+        with contextlib.suppress(OSError):
+            os.rmdir(d)  # only if still empty
+
+
+def recover(root: Path) -> int:
+    """Finish or undo interrupted commits under ``root``; returns how many were found."""
+    jdir = _journal_dir(root)
+    if not jdir.is_dir():
+        return 0
+    found = 0
+    for journal in sorted(jdir.glob("journal-*.json")):
+        found += 1
+        try:
+            record = json.loads(journal.read_bytes())
+        except (OSError, ValueError):
+            record = None  # torn write of the journal itself: nothing was prepared under it
+        if record and record.get("state") == "committed":
+            _finish(record)
+        elif record:
+            _rollback(record)
+        journal.unlink()
+    for tmp in jdir.glob("journal-*.json.tmp"):
+        tmp.unlink()
+    _fsync_dir(jdir)
+    return found

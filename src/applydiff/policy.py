@@ -1,0 +1,81 @@
+"""What a model may touch: paths inside the root only, outside the ignore rules.
+
+Every path, relative or absolute, is resolved against the root with ``..`` and symlinks
+followed; anything that ends outside is ``path_denied``, and so are NUL bytes, drive-letter
+paths and ``~``. ``.git/`` and applydiff's own ``.applydiff/`` are always off limits; the rest
+comes from the ignore file (gitignore syntax). A file under an ignored directory stays ignored
+even if a later ``!rule`` names it, as in git.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pathspec
+
+from .errors import PATH_DENIED, EditError
+
+STATE_DIR = ".applydiff"
+ALWAYS = (".git/", f"{STATE_DIR}/")
+_DRIVE = re.compile(r"^[A-Za-z]:([\\/]|$)")
+
+
+def denied(path: str, why: str) -> EditError:
+    return EditError(f"{path!r} is not allowed: {why}", code=PATH_DENIED, path=path)
+
+
+class Policy:
+    """Resolves model paths against ``root`` and refuses the ones it must not touch."""
+
+    def __init__(self, root: Path, ignore_file: str | None = ".applydiffignore") -> None:
+        self.root = Path(os.path.realpath(root))
+        lines: list[str] = []
+        self.ignore_file = ignore_file
+        if ignore_file:
+            try:
+                lines = (self.root / ignore_file).read_text(encoding="utf-8").splitlines()
+            except FileNotFoundError:
+                lines = []
+        self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
+
+    def resolve(self, path: str) -> tuple[str, Path]:
+        """``(key, real path)``: the path relative to the root (POSIX form, the identity of
+        the file in results) and where it really is on disk."""
+        if not isinstance(path, str) or not path.strip():
+            raise denied(str(path), "the path is empty")
+        if "\x00" in path:
+            raise denied(path, "the path holds a NUL byte")
+        if path.startswith("~"):
+            raise denied(path, "'~' paths are outside the project; use a path relative to it")
+        if _DRIVE.match(path) or path.startswith("\\\\"):
+            raise denied(path, "drive-letter and UNC paths are outside the project")
+        raw = Path(path.replace("\\", "/"))
+        joined = raw if raw.is_absolute() else self.root / raw
+        real = Path(os.path.realpath(joined))
+        try:
+            rel = real.relative_to(self.root)
+        except ValueError:
+            raise denied(path, f"it resolves outside the project root {self.root}") from None
+        key = rel.as_posix()
+        if key in ("", "."):
+            raise denied(path, "it is the project root itself, not a file")
+        self.check_rules(path, key)
+        return key, real
+
+    def check_rules(self, path: str, key: str) -> None:
+        parts = key.split("/")
+        for rule in ALWAYS:
+            if rule.rstrip("/") in parts[:-1] or parts[0] == rule.rstrip("/"):
+                raise denied(path, f"'{rule}' is always off limits")
+        # Directories first: nothing under an ignored directory can be re-included.
+        for depth in range(1, len(parts)):
+            self._check(path, "/".join(parts[:depth]) + "/")
+        self._check(path, key)
+
+    def _check(self, path: str, candidate: str) -> None:
+        result = self.spec.check_file(candidate)
+        if result.include and result.index is not None:
+            rule = self.spec.patterns[result.index].pattern
+            raise denied(path, f"it matches the rule {rule!r} in {self.ignore_file}")

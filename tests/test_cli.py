@@ -1,0 +1,215 @@
+"""The command line: exit codes, one JSON object on stdout, previews, confirmation."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from applydiff.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RESPONSE = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+
+
+class FakeStdin:
+    def __init__(self, data: str, tty: bool = False) -> None:
+        self.buffer = io.BytesIO(data.encode())
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "a.py").write_bytes(b"x = 1\ny = 1\n")
+    return tmp_path
+
+
+def run(argv, capsys, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", stdin)
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_apply_from_stdin_writes_and_prints_one_json_object(project, capsys, monkeypatch):
+    code, out, err = run(
+        ["apply", "--root", str(project), "--json"], capsys, FakeStdin(RESPONSE), monkeypatch
+    )
+    assert code == 0 and err == ""
+    assert json.loads(out) == {
+        "ok": True,
+        "dry_run": False,
+        "files": [{"path": "a.py", "action": "modified"}],
+        "edits": [
+            {
+                "index": 0,
+                "path": "a.py",
+                "tier": "exact",
+                "confidence": 1.0,
+                "start_line": 1,
+                "end_line": 1,
+            }
+        ],
+        "errors": [],
+    }
+    assert out.count("\n") == 1
+    assert (project / "a.py").read_bytes() == b"x = 2\ny = 1\n"
+
+
+def test_dry_run_previews_and_writes_nothing(project, capsys, monkeypatch):
+    resp = project / "answer.md"
+    resp.write_text(RESPONSE)
+    code, out, err = run(["apply", str(resp), "--root", str(project), "--check"], capsys)
+    assert code == 0 and out == ""
+    assert "--- a/a.py" in err and "-x = 1" in err and "+x = 2" in err
+    assert "edit 0: a.py lines 1-1: exact (1.00)" in err
+    assert "nothing was written" in err
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
+
+
+def test_rejected_edit_exits_1_with_the_error(project, capsys, monkeypatch):
+    bad = RESPONSE.replace("x = 1\n=", "zzz\n=")
+    code, out, _ = run(
+        ["apply", "--root", str(project), "--json"], capsys, FakeStdin(bad), monkeypatch
+    )
+    assert code == 1
+    result = json.loads(out)
+    assert result["ok"] is False and result["errors"][0]["code"] == "no_match"
+    assert result["errors"][0]["index"] == 0 and result["errors"][0]["path"] == "a.py"
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
+
+
+def test_malformed_response_exits_1(project, capsys, monkeypatch):
+    code, out, _ = run(
+        ["apply", "--root", str(project), "--json"],
+        capsys,
+        FakeStdin("a.py\n<<<<<<< SEARCH\nx\n"),
+        monkeypatch,
+    )
+    assert code == 1 and json.loads(out)["errors"][0]["code"] == "format_invalid"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["apply", "--bogus-flag"],
+        ["apply", "/nonexistent/answer.md"],
+        ["apply", "--root", "/nonexistent/root"],
+        ["apply", "--threshold", "1.5"],
+        ["apply", "--format", "klingon"],
+        ["call", "write_file", "--args", "{not json"],
+        ["parse", "/nonexistent"],
+        [],
+    ],
+)
+def test_usage_errors_exit_2(argv, project, capsys, monkeypatch):
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "stdin", FakeStdin(RESPONSE))
+    assert main(argv) == 2
+
+
+def test_confirmation_on_a_terminal(project, capsys, monkeypatch):
+    resp = project / "answer.md"
+    resp.write_text(RESPONSE)
+    monkeypatch.setattr(sys, "stdin", FakeStdin("", tty=True))
+    monkeypatch.setattr("rich.console.Console.input", lambda self, prompt="": "n")
+    assert main(["apply", str(resp), "--root", str(project)]) == 1
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
+    monkeypatch.setattr("rich.console.Console.input", lambda self, prompt="": "y")
+    assert main(["apply", str(resp), "--root", str(project)]) == 0
+    assert (project / "a.py").read_bytes() == b"x = 2\ny = 1\n"
+
+
+def test_yes_skips_the_question(project, capsys, monkeypatch):
+    resp = project / "answer.md"
+    resp.write_text(RESPONSE)
+    monkeypatch.setattr(sys, "stdin", FakeStdin("", tty=True))
+
+    def refuse(*a, **k):
+        raise AssertionError("asked")
+
+    monkeypatch.setattr("rich.console.Console.input", refuse)
+    assert main(["apply", str(resp), "--root", str(project), "--yes"]) == 0
+
+
+def test_call_runs_one_tool_call(project, capsys, monkeypatch):
+    args = json.dumps({"path": "a.py", "old_string": "y = 1", "new_string": "y = 3"})
+    code, out, _ = run(
+        ["call", "edit_file", "--args", args, "--root", str(project), "--json"],
+        capsys,
+        FakeStdin(""),
+        monkeypatch,
+    )
+    assert code == 0 and json.loads(out)["files"] == [{"path": "a.py", "action": "modified"}]
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 3\n"
+    args = json.dumps({"path": "a.py"})
+    code, out, _ = run(
+        ["call", "edit_file", "--args", args, "--root", str(project), "--json"],
+        capsys,
+        FakeStdin(""),
+        monkeypatch,
+    )
+    assert code == 1 and "expected 'edits'" in json.loads(out)["errors"][0]["message"]
+
+
+def test_parse_prints_ops(project, capsys, monkeypatch):
+    code, out, _ = run(["parse", "-", "--json"], capsys, FakeStdin(RESPONSE), monkeypatch)
+    assert code == 0
+    assert json.loads(out) == {
+        "ok": True,
+        "ops": [{"op": "replace", "path": "a.py", "old": "x = 1\n", "new": "x = 2\n", "origin": 2}],
+    }
+
+
+def test_plain_output_without_a_terminal_or_with_no_color(project):
+    resp = project / "answer.md"
+    resp.write_text(RESPONSE)
+    for env in ({}, {"NO_COLOR": "1", "FORCE_COLOR": "1"}):
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "applydiff",
+                "apply",
+                str(resp),
+                "--root",
+                str(project),
+                "--dry-run",
+            ],
+            capture_output=True,
+            text=True,
+            env={"PATH": "/usr/bin:/bin", **env},
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert "\x1b[" not in proc.stderr and "+x = 2" in proc.stderr
+
+
+def test_readme_example_output_matches(tmp_path):
+    """The README shows `applydiff apply` on the shipped example; keep it true."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "applydiff",
+            "apply",
+            "examples/answer.md",
+            "--root",
+            "examples/project",
+            "--dry-run",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("<!-- apply-output -->")[1].split("```text\n")[1].split("```")[0]
+    assert shown == proc.stderr
