@@ -975,7 +975,10 @@ class Generator:
         chars = len("\n".join(loose(x) for x in block))
         note = f"{size} lines ({chars} chars loose), typo in block line {i + 1}"
         noise = Noise(lines={i: wrong})
-        return self.case(src, src.lines, start, block, edit, noise, note=note)
+        # An edit to the last line ends old/new with a newline: without it, deleting a last
+        # line after a blank one leaves new ending in "\n", which reads as no blank line.
+        last = edit.at == size - 1 or None
+        return self.case(src, src.lines, start, block, edit, noise, note=note, final_newline=last)
 
     # -- duplicates ---------------------------------------------------------------------------
     def with_copy(
