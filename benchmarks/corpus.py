@@ -252,7 +252,7 @@ def unique(lines: list[str], start: int, size: int, count: int = 1) -> bool:
 def line_diff(a: list[str], b: list[str]) -> tuple[int, bool]:
     """How two blocks of loose keys differ, line by line after aligning them: the non-blank
     lines that differ (a line on one side only counts), and whether each of those is paired
-    with a line one edit from it (what one-character typos make)."""
+    with a line at most two edits from it (what one-character typos make)."""
     differing, small = 0, True
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal":
@@ -266,8 +266,35 @@ def line_diff(a: list[str], b: list[str]) -> tuple[int, bool]:
                     differing, small = differing + 1, False
             elif x or y:
                 differing += 1
-                small = small and Levenshtein.distance(x, y) <= 1
+                # A one-character typo is up to two edits (a transposition is two).
+                small = small and Levenshtein.distance(x, y) <= 2
     return differing, small
+
+
+def near_copy(keys: list[str], src: Source) -> bool:
+    """Whether some window of ``src`` differs from the block ``keys`` by one line, or by up to
+    three lines with a one-character typo each: what a single must-resolve kind's noise
+    makes."""
+    where: dict[str, list[int]] = {}
+    for p, k in enumerate(src.keys):
+        if k:
+            where.setdefault(k, []).append(p)
+    starts = {
+        p - k + d
+        for k, key in enumerate(keys)
+        if key
+        for p in where.get(key, ())[:50]
+        for d in (-2, -1, 0, 1, 2)
+    }
+    size = len(keys)
+    for s in sorted(x for x in starts if x >= 0):
+        for c in range(max(1, size - 2), size + 3):
+            if s + c > src.n:
+                continue
+            differing, small = line_diff(keys, src.keys[s : s + c])
+            if differing <= 1 or (small and differing <= 3):
+                return True
+    return False
 
 
 def token_change(a: str, b: str) -> str:
@@ -1190,9 +1217,11 @@ class Generator:
         )
         if sim < WRONG_FILE_SIMILARITY:
             return None
-        differing, small = line_diff(keys, src.keys[b_start : b_start + count])
-        if differing <= 1 or (small and differing <= 3):
+        # Any window of the file (not only near the twin) that differs by no more than a
+        # must-resolve kind's noise makes the case that kind's, not a wrong file.
+        if near_copy(keys, src):
             return None
+        differing, _ = line_diff(keys, src.keys[b_start : b_start + count])
         edit = make_edit(self.rng, block, other.unit)
         note = (
             f"def {name}: block from {a_path}:{a_start + 1}; closest at line {b_start + 1} "

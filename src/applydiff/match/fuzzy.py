@@ -16,6 +16,7 @@ from difflib import SequenceMatcher
 from rapidfuzz.distance import Levenshtein
 
 from ..errors import Region
+from . import anchors
 from .normalize import CharUndo, loose
 from .search import Fit, Hit, Search
 
@@ -23,16 +24,19 @@ NEAR = 40
 MARGIN = 0.02
 PROBES = 3  # from three lines: two typos cannot hide the place from all of them
 PROBE_LIMIT = 400
+LINE_PROBE_MIN = 12  # shorter lines are too common to be worth a pass over the text
 REFINE = 4
+SURE = 0.97  # a window this similar holds every line: no need to look for a shifted edge
 REFINE_BELOW = 0.15  # refine windows this far below the threshold: a missing line costs that
 # Below this much text (loose form) a similarity says too little about where: "return 9"
 # is 88% similar to "return 1". Short search texts must match at a literal tier.
 MIN_CHARS = 20
-# A window is plausible (see ``plausible``) when at most this many non-blank lines, or a
-# quarter of them, differ from the search block, each by few edits or little.
-MAX_DIFFERING = 2
+# What ``plausible`` lets through: lines with typos (at most LINE_EDITS edits each), at most
+# MAX_TYPO_LINES of them or a quarter of the block; or one misremembered line in a block of
+# MIN_LINES_FOR_ONE_OFF lines or more. Measured in benchmarks/ (docs/threshold.md).
 LINE_EDITS = 2
-LINE_SIMILAR = 0.85
+MAX_TYPO_LINES = 3
+MIN_LINES_FOR_ONE_OFF = 4
 
 
 class _Scorer:
@@ -67,7 +71,16 @@ def _candidates(s: Search) -> list[int]:
     cannot miss more than one probe more than the best does)."""
     doc = s.doc
     votes: Counter[int] = Counter()
-    for k, run in s.probes(s.lines)[:PROBES]:
+    common: list[tuple[int, int, str]] = []
+    for k, run in _fuzzy_probes(s):
+        hits = s.hits(run, anchors.COMMON)
+        if len(hits) <= anchors.COMMON:
+            votes.update(s.window_starts(hits, k))
+        else:
+            common.append((len(hits), k, run))
+    if not votes and common:
+        # Every probe is common: the least common one, if it is not hopelessly so.
+        _, k, run = min(common)
         hits = s.hits(run, PROBE_LIMIT)
         if len(hits) <= PROBE_LIMIT:
             votes.update(s.window_starts(hits, k))
@@ -84,25 +97,82 @@ def _candidates(s: Search) -> list[int]:
     return out
 
 
+def _fuzzy_probes(s: Search) -> list[tuple[int, str]]:
+    """Probes from ``PROBES`` different lines: the longest run (the one the literal tiers
+    already scanned for, so its hits are cached), then whole lines, longest first. A whole line
+    is a long needle, which ``str.find`` skips through several times faster than a short run;
+    the model's typos may break some of them, not all."""
+    runs = s.probes(s.lines)
+    out = runs[:1]
+    taken = {k for k, _ in out}
+    ranked = sorted(
+        ((k, x.strip()) for k, x in enumerate(s.lines) if len(x.strip()) >= LINE_PROBE_MIN),
+        key=lambda kx: (-len(kx[1]), kx[0]),
+    )
+    for k, line in ranked:
+        if len(out) == PROBES:
+            break
+        if k not in taken and line not in (x for _, x in out):
+            out.append((k, line))
+            taken.add(k)
+    for k, run in runs[1:]:  # short blocks: fill up with runs from other lines
+        if len(out) == PROBES:
+            break
+        if k not in taken:
+            out.append((k, run))
+            taken.add(k)
+    return out
+
+
 def _refine(sc: _Scorer, start: int, count: int, n: int) -> tuple[float, int, int]:
-    """Hill-climb the window's edges one line at a time while the score improves."""
+    """The best window near (start, count): a hill-climb moving either edge, or both, a line
+    at a time while the score improves; when that ends below ``SURE``, the climb is repeated
+    from the best of every window with edges up to two lines away (a line the model left out
+    or added moves both edges of the true window, which one-line steps can miss)."""
     doc = sc.s.doc
     lo, hi = max(1, n - n // 4 - 2), n + n // 4 + 2
-    best = sc.score(start, count)
-    while True:
-        moves = []
-        up = doc.back(start, 1)
-        if up is not None and count + 1 <= hi:
-            moves.append((up, count + 1))  # grow upward
-        if count - 1 >= lo:
-            moves.append((start, count - 1))  # shrink at the bottom
-            moves.append((sc.s.line(start)[1], count - 1))  # shrink at the top
-        if count + 1 <= hi:
-            moves.append((start, count + 1))  # grow downward
-        top = max(((sc.score(a, c), a, c) for a, c in moves), default=(-1.0, start, count))
-        if top[0] <= best:
-            return best, start, count
-        best, start, count = top
+
+    def shifted(pos: int, d: int) -> int | None:
+        if d < 0:
+            return doc.back(pos, -d)
+        for _ in range(d):
+            if pos >= doc.n:
+                return None
+            pos = sc.s.line(pos)[1]
+        return pos
+
+    def climb(score: float, start: int, count: int) -> tuple[float, int, int]:
+        while True:
+            moves = []
+            up, down = doc.back(start, 1), shifted(start, 1)
+            if up is not None:
+                moves.append((up, count))  # shift up
+                if count + 1 <= hi:
+                    moves.append((up, count + 1))  # grow upward
+            if down is not None:
+                moves.append((down, count))  # shift down
+                if count - 1 >= lo:
+                    moves.append((down, count - 1))  # shrink at the top
+            if count - 1 >= lo:
+                moves.append((start, count - 1))  # shrink at the bottom
+            if count + 1 <= hi:
+                moves.append((start, count + 1))  # grow downward
+            top = max(((sc.score(a, c), a, c) for a, c in moves), default=(-1.0, start, count))
+            if top[0] <= score:
+                return score, start, count
+            score, start, count = top
+
+    best = climb(sc.score(start, count), start, count)
+    if best[0] >= SURE:
+        return best
+    around = best
+    for d in (-2, -1, 0, 1, 2):
+        a = shifted(start, d)
+        if a is None:
+            continue
+        for c in range(max(lo, count - 2), min(hi, count + 2) + 1):
+            around = max(around, (sc.score(a, c), a, c))
+    return max(best, climb(*around))
 
 
 def _scored(s: Search) -> list[tuple[float, int, int, int]]:
@@ -115,11 +185,12 @@ def _scored(s: Search) -> list[tuple[float, int, int, int]]:
         sc = _Scorer(s)
         ranked = sorted(((sc.score(x, n), x) for x in _candidates(s)), reverse=True)
         refined: dict[tuple[int, int], float] = {}
+        floor = max(s.threshold, ranked[0][0] if ranked else 0.0) - REFINE_BELOW
         for i, (sim, x) in enumerate(ranked):
             if sim < 0:
                 continue
             c = n
-            if i < REFINE and sim >= s.threshold - REFINE_BELOW:
+            if i < REFINE and sim >= floor:
                 sim, x, c = _refine(sc, x, n, n)
             refined[(x, c)] = sim
         for (x, c), sim in refined.items():
@@ -184,9 +255,15 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
     base_map, pairs = align(bkeys, okeys)
     if not plausible(bkeys, okeys, pairs):
         return None
-    truncated = frozenset(
-        i for i, j in pairs if okeys[j] != bkeys[i] and bkeys[i] and okeys[j].startswith(bkeys[i])
-    )
+    misquoted = {}
+    for i, j in pairs:
+        a, b = bkeys[i], okeys[j]
+        if a == b or not a:
+            continue
+        if b.startswith(a):
+            misquoted[i] = "cut short"
+        elif Levenshtein.distance(a, b, score_cutoff=LINE_EDITS + 1) > LINE_EDITS:
+            misquoted[i] = "differs"
     fit_pairs = [(i, base[i], ours[j]) for i, j in pairs]
     undo = CharUndo()
     for i, j in pairs:
@@ -202,33 +279,38 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
         ours=ours,
         base_map=base_map,
         fit=fit,
-        truncated=truncated,
+        misquoted=misquoted,
         lead_blank=s.lead_blank,
         trail_blank=s.trail_blank,
     )
 
 
 def plausible(bkeys: list[str], okeys: list[str], pairs: list[tuple[int, int]]) -> bool:
-    """Whether the window reads as the search block with noise, not as other code that looks
-    alike: most non-blank lines must match exactly (loose form), and each one that does not
-    must be a near copy (two edits, or 85% similar). A block with identifiers renamed
-    throughout, or a table with every value different, is similar as a whole but fails here.
+    """Whether the window reads as the search block with one kind of noise, not as other code
+    that looks alike. Either a few lines hold typos (at most two edits each; at most
+    ``MAX_TYPO_LINES`` lines or a quarter of them) and every other line matches exactly, or
+    exactly one line is more than a typo (missing, extra, or rewritten: a misremembered line)
+    and every other line matches exactly, in a block of ``MIN_LINES_FOR_ONE_OFF`` lines or
+    more. A block with identifiers renamed throughout, a twin from another file that differs
+    in two lines, or a table with every value different is similar as a whole but fails here.
     """
     paired_b = {i for i, _ in pairs}
     paired_o = {j for _, j in pairs}
-    differing = sum(1 for i, k in enumerate(bkeys) if k and i not in paired_b)
-    differing += sum(1 for j, k in enumerate(okeys) if k and j not in paired_o)
+    off = sum(1 for i, k in enumerate(bkeys) if k and i not in paired_b)
+    off += sum(1 for j, k in enumerate(okeys) if k and j not in paired_o)
+    typos = 0
     for i, j in pairs:
         a, b = bkeys[i], okeys[j]
         if a == b:
             continue
-        differing += 1
-        if Levenshtein.distance(a, b) > LINE_EDITS and (
-            Levenshtein.normalized_similarity(a, b) < LINE_SIMILAR
-        ):
-            return False
+        if Levenshtein.distance(a, b, score_cutoff=LINE_EDITS + 1) <= LINE_EDITS:
+            typos += 1
+        else:
+            off += 1
     lines = sum(1 for k in bkeys if k)
-    return differing <= max(MAX_DIFFERING, lines // 4)
+    if off == 0:
+        return typos <= max(MAX_TYPO_LINES, lines // 4)
+    return off == 1 and typos == 0 and lines >= MIN_LINES_FOR_ONE_OFF
 
 
 def align(

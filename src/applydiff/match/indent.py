@@ -43,12 +43,10 @@ def space_unit(lines: Iterable[str]) -> int | None:
     steps: Counter[int] = Counter()
     prev = 0
     for line in lines:
-        if not line.strip():
+        body = line.lstrip(" ")
+        if not body or body[0] in "\t\r\n":  # blank, or indented with tabs
             continue
-        ws = leading(line)
-        if "\t" in ws:
-            continue
-        width = len(ws)
+        width = len(line) - len(body)
         if width - prev in UNITS:
             steps[width - prev] += 1
         prev = width
@@ -59,12 +57,8 @@ def space_unit(lines: Iterable[str]) -> int | None:
 
 def detect(file_lines: list[str], model_lines: list[str]) -> Style:
     """The file's style, with ``unit`` on the scale that makes model columns comparable."""
-    tab_lines = space_lines = 0
-    for line in file_lines:
-        if line[:1] == "\t":
-            tab_lines += 1
-        elif line[:1] == " " and line.strip():
-            space_lines += 1
+    tab_lines = sum(1 for x in file_lines if x[:1] == "\t")
+    space_lines = sum(1 for x in file_lines if x[:1] == " " and not x.isspace())
     if tab_lines > space_lines:
         return Style(tabs=True, unit=space_unit(model_lines) or 4)
     return Style(tabs=False, unit=space_unit(file_lines) or space_unit(model_lines) or 4)

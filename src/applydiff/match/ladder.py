@@ -104,7 +104,7 @@ def _with_blank_edges(doc: Doc, hits: list[Hit]) -> list[Hit]:
             + [(n + k + x, n + k + x + 1) for x in range(m)]
         )
         h.markers = frozenset(x + k for x in h.markers)
-        h.truncated = frozenset(x + k for x in h.truncated)
+        h.misquoted = {x + k: why for x, why in h.misquoted.items()}
         if h.fit is not None and h.fit.line_shifts is not None:
             h.fit.line_shifts = [None] * k + h.fit.line_shifts + [None] * m
         h.lead_blank -= k

@@ -9,6 +9,7 @@ file (re-indented, character noise undone) and ended with the file's dominant te
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from difflib import SequenceMatcher
 
 from ..errors import FormatInvalid, NoMatch, Region
@@ -82,7 +83,7 @@ def new_lines(hit: Hit, new: str) -> list[str]:
 Item = int | tuple[str, int | None]
 
 
-def merge(hit: Hit, theirs: list[str], line: int = 0) -> list[Item]:
+def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0) -> list[Item]:
     """Three-way merge of the model's change (base -> theirs) onto the file window (ours).
 
     Returns the output lines in order (see :data:`Item`); replacement lines come adapted to
@@ -117,9 +118,16 @@ def merge(hit: Hit, theirs: list[str], line: int = 0) -> list[Item]:
                     cursor = b
             continue
         if i1 < i2:
-            cut = sorted(hit.truncated.intersection(range(i1, i2)))
-            if cut:
-                raise _truncated(hit, cut[0], line)
+            wrong = [i for i in range(i1, i2) if i in hit.misquoted]
+            if wrong:
+                raise _misquoted(hit, wrong[0], first_line())
+            phantom = [
+                i
+                for i in range(i1, i2)
+                if bmap[i][0] == bmap[i][1] and base[i].strip() and i not in hit.markers
+            ]
+            if phantom:
+                raise _phantom(hit, phantom[0], first_line())
             a, b = bmap[i1][0], bmap[i2 - 1][1]
             if a > cursor:
                 out.extend(range(cursor, a))
@@ -156,21 +164,33 @@ def _changed_line(hit: Hit, i: int, line: str) -> str:
     return indent.leading(adapted) + merged if adapted.strip() else adapted
 
 
-def _truncated(hit: Hit, i: int, first_line: int) -> NoMatch:
+def _phantom(hit: Hit, i: int, first_line: int) -> NoMatch:
     assert hit.base is not None and hit.ours is not None
-    line = first_line + 1 + (hit.base_map[i][0] if hit.base_map else 0)
+    last = first_line + len(hit.ours)
     return NoMatch(
-        f"line {i + 1} of the search text ({hit.base[i].strip()!r}) is cut short of file line "
-        f"{line} and the replacement changes it; write that line in full",
-        closest=[
-            Region(line, line, hit.confidence, hit.ours[hit.base_map[i][0]] if hit.base_map else "")
-        ],
+        f"line {i + 1} of the search text ({hit.base[i].strip()!r}) is not in the file where "
+        f"the rest of the block is (lines {first_line + 1}-{last}), and the replacement changes "
+        "or removes it; re-read the file and quote the lines as they are",
+        closest=[Region(first_line + 1, last, hit.confidence, "\n".join(hit.ours))],
+    )
+
+
+def _misquoted(hit: Hit, i: int, first_line: int) -> NoMatch:
+    assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+    at = hit.base_map[i][0]
+    line = first_line + 1 + at
+    how = "is cut short of" if hit.misquoted[i] == "cut short" else "differs from"
+    return NoMatch(
+        f"line {i + 1} of the search text ({hit.base[i].strip()!r}) {how} file line {line} "
+        f"({hit.ours[at].strip()!r}) and the replacement changes it, so what it should become "
+        "is unclear; quote that line exactly as the file has it",
+        closest=[Region(line, line, hit.confidence, hit.ours[at])],
     )
 
 
 def _line_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     assert hit.ours is not None
-    items = merge(hit, new_lines(hit, new), line_of(doc, hit) if hit.truncated else 0)
+    items = merge(hit, new_lines(hit, new), lambda: line_of(doc, hit))
     ours = hit.ours
     ends = doc.line_ends(hit.start, len(ours))
     terms = [doc.eol_at(e) for e in ends]

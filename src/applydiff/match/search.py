@@ -29,7 +29,9 @@ class Hit:
     base_map: list[tuple[int, int]] | None = None
     fit: Fit | None = None
     markers: frozenset[int] = frozenset()
-    truncated: frozenset[int] = frozenset()
+    # Base lines the model quoted wrong, by why: "cut short" (a prefix of the file's line) or
+    # "differs" (more than a typo). Context may be misquoted; changing such a line is refused.
+    misquoted: dict[int, str] = field(default_factory=dict)
     unescaped: bool = False
     lead_blank: int = 0
     trail_blank: int = 0

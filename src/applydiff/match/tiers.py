@@ -217,7 +217,7 @@ def boundary(s: Search) -> list[Hit]:
                 full = [p for p in _pairs(lines, w[0]) if p[0] not in cut]
                 fit = Fit.of(full, n, s.style_near(start), lines)
                 hit = _line_hit("boundary", 0.88, s, start, w, lines, fit)
-                hit.truncated = frozenset(cut)
+                hit.misquoted = dict.fromkeys(cut, "cut short")
                 out.append(hit)
     return out
 
