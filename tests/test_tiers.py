@@ -331,3 +331,76 @@ def test_elision_prefers_the_tight_reading_when_the_first_segment_repeats():
     new = "x = 1\n# ...\nfinish(x, y)\n"
     assert replace(text, old, new) == text.replace("finish(x)", "finish(x, y)")
     assert locate(text, old).start_line == 3
+
+
+# -- the fuzzy tier's plausibility rules -------------------------------------------------------
+BLOCK = (
+    "def settle(account, amount):\n"
+    "    balance = account.balance\n"
+    "    if amount > balance:\n"
+    "        raise InsufficientFunds(account.id, amount)\n"
+    "    account.balance = balance - amount\n"
+    "    ledger.record(account.id, -amount)\n"
+    "    return account.balance\n"
+)
+FILE = "import ledger\n\n\n" + BLOCK + "\n\ndef other():\n    pass\n"
+
+
+def test_one_misremembered_context_line_is_accepted_and_not_written():
+    old = BLOCK.replace("ledger.record(account.id, -amount)", "journal.write(account, amount)")
+    new = old.replace("return account.balance", "return account.balance  # settled")
+    assert replace(FILE, old, new) == FILE.replace(
+        "return account.balance", "return account.balance  # settled"
+    )
+
+
+def test_changing_a_misremembered_line_is_refused():
+    old = BLOCK.replace("ledger.record(account.id, -amount)", "journal.write(account, amount)")
+    new = old.replace("journal.write(account, amount)", "journal.write(account, -amount)")
+    with pytest.raises(NoMatch) as e:
+        replace(FILE, old, new)
+    assert "differs from file line 9" in e.value.message
+    assert "'ledger.record(account.id, -amount)'" in e.value.message
+
+
+def test_three_lines_with_typos_are_accepted():
+    old = (
+        BLOCK.replace("balance = account", "balnace = account")
+        .replace("InsufficientFunds", "InsufficentFunds")
+        .replace("ledger.record", "ledger.recrod")
+    )
+    new = old.replace("return account.balance", "return account.balance or 0")
+    assert replace(FILE, old, new) == FILE.replace(
+        "return account.balance", "return account.balance or 0"
+    )
+
+
+def test_two_misremembered_lines_are_refused():
+    old = BLOCK.replace("ledger.record(account.id, -amount)", "journal.write(account, amount)")
+    old = old.replace("raise InsufficientFunds(account.id, amount)", "return None")
+    with pytest.raises(NoMatch):
+        replace(FILE, old, old.replace("return account.balance", "return 0"))
+
+
+def test_typos_and_a_misremembered_line_together_are_refused():
+    old = BLOCK.replace("ledger.record(account.id, -amount)", "journal.write(account, amount)")
+    old = old.replace("balance = account", "balnace = account")
+    with pytest.raises(NoMatch):
+        replace(FILE, old, old.replace("return account.balance", "return 0"))
+
+
+def test_changing_a_line_that_is_not_in_the_file_is_refused():
+    # The model quotes a line the file does not have and edits it: the edit would become an
+    # insertion somewhere, so it is refused.
+    old = BLOCK.replace(
+        "    return account.balance\n", "    audit(account)\n    return account.balance\n"
+    )
+    new = old.replace("audit(account)", "audit(account, amount)")
+    with pytest.raises(NoMatch) as e:
+        replace(FILE, old, new)
+    assert "is not in the file" in e.value.message
+    # Left unchanged, the invented line is simply not written.
+    new = old.replace("return account.balance", "return account.balance  # ok")
+    assert replace(FILE, old, new) == FILE.replace(
+        "return account.balance", "return account.balance  # ok"
+    )
