@@ -201,6 +201,7 @@ def test_apply_diff_line_numbers_separator_and_escapes():
             "def f():\n=======\n    pass\n",
             "def f():\n>>>>>>> REPLACE\n    return 1\n",
             hint_line=12,
+            hint_is_original=True,
             origin=1,
         )
     ]
@@ -215,7 +216,9 @@ def test_apply_diff_through_the_tool_call():
             ">>>>>>> REPLACE",
         },
     }
-    assert parse(json.dumps(call)) == [Replace("m.py", "x = 1\n", "x = 2\n", hint_line=3, origin=1)]
+    assert parse(json.dumps(call)) == [
+        Replace("m.py", "x = 1\n", "x = 2\n", hint_line=3, hint_is_original=True, origin=1)
+    ]
 
 
 def test_dashes_without_line_numbers_are_content_in_plain_blocks():
@@ -310,7 +313,7 @@ def test_unified_diff_several_files_creation_deletion():
             hint_line=20,
             origin=15,
         ),
-        Write("src/new.py", "x = 1\ny = 2\n", origin=20),
+        Write("src/new.py", "x = 1\ny = 2\n", create=True, origin=20),
         Delete("old.txt", origin=25),
     ]
 
@@ -333,7 +336,7 @@ def test_unified_wrong_numbers_are_only_hints():
 
 def test_unified_no_newline_marker():
     text = "--- /dev/null\n+++ b/x.txt\n@@ -0,0 +1 @@\n+last\n\\ No newline at end of file\n"
-    assert parse(text) == [Write("x.txt", "last", origin=1)]
+    assert parse(text) == [Write("x.txt", "last", create=True, origin=1)]
 
 
 def test_unified_rename():

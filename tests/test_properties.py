@@ -37,6 +37,12 @@ def occurs_once(text: str, sub: str) -> bool:
     return i >= 0 and text.find(sub, i + 1) < 0
 
 
+def literal(text: str, i: int, old: str) -> bool:
+    """Plain substring semantics hold unless the search text is whole lines (it ends with a
+    newline): those must start at a line start, or after indentation only."""
+    return not old.endswith("\n") or not text[text.rfind("\n", 0, i) + 1 : i].strip()
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.filter_too_much])
 @given(texts, st.data())
 def test_unique_substring_replace_equals_str_replace(text, data):
@@ -44,8 +50,10 @@ def test_unique_substring_replace_equals_str_replace(text, data):
     i = data.draw(st.integers(0, len(text) - 1))
     j = data.draw(st.integers(i + 1, len(text)))
     old = text[i:j]
-    assume(occurs_once(text, old))
+    assume(occurs_once(text, old) and literal(text, i, old))
     new = data.draw(texts)
+    if "\n" in new.rstrip("\n") and text[text.rfind("\n", 0, i) + 1 : i].isspace():
+        return  # added lines after an indented hit take its indentation (tested elsewhere)
     assert replace(text, old, new) == text.replace(old, new, 1)
 
 
@@ -56,8 +64,10 @@ def test_crlf_file_with_lf_edit_is_str_replace_in_crlf(text, data):
     i = data.draw(st.integers(0, len(text) - 1))
     j = data.draw(st.integers(i + 1, len(text)))
     old = text[i:j]
-    assume(occurs_once(text, old))
+    assume(occurs_once(text, old) and literal(text, i, old))
     new = data.draw(texts)
+    if "\n" in new.rstrip("\n") and text[text.rfind("\n", 0, i) + 1 : i].isspace():
+        return
     crlf = text.replace("\n", "\r\n")
     assert replace(crlf, old, new) == text.replace(old, new, 1).replace("\n", "\r\n")
 
@@ -69,10 +79,11 @@ def test_relocating_the_replacement_finds_it_exactly(text, data):
     i = data.draw(st.integers(0, len(text) - 1))
     j = data.draw(st.integers(i + 1, len(text)))
     old = text[i:j]
-    assume(occurs_once(text, old))
+    assume(occurs_once(text, old) and literal(text, i, old))
     new = data.draw(small)
+    assume("\n" not in new.rstrip("\n") or not text[text.rfind("\n", 0, i) + 1 : i].isspace())
     out = replace(text, old, new)
-    assume(occurs_once(out, new))
+    assume(occurs_once(out, new) and literal(out, i, new))
     m = locate(out, new)
     assert (m.tier, m.confidence, m.start, m.end) == ("exact", 1.0, i, i + len(new))
 

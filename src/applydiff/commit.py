@@ -173,6 +173,40 @@ def _rollback(record: dict) -> None:
             os.rmdir(d)  # only if still empty
 
 
+def _inside(path: str, root: str) -> bool:
+    real = os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _trusted(record: object, root: Path, txid: str) -> dict | None:
+    """The journal's record if it only names what a commit under ``root`` writes: targets
+    inside the root, their temp files beside them under this journal's id, directories inside
+    the root. A journal is data on disk (a cloned repository can ship one): anything else is
+    ignored rather than acted on."""
+    if not isinstance(record, dict) or record.get("state") not in ("prepared", "committed"):
+        return None
+    entries, dirs = record.get("entries"), record.get("dirs", [])
+    if not isinstance(entries, list) or not isinstance(dirs, list):
+        return None
+    top = os.path.realpath(root)
+    for entry in entries:
+        if not isinstance(entry, dict):
+            return None
+        target, temp = entry.get("target"), entry.get("temp")
+        if not isinstance(target, str) or not os.path.isabs(target):
+            return None
+        if not _inside(os.path.dirname(target), top) or STATE_DIR in Path(target).parts:
+            return None
+        name = os.path.basename(target)
+        if temp is not None and temp != os.path.join(
+            os.path.dirname(target), f".{name}.applydiff-{txid}.tmp"
+        ):
+            return None
+    if not all(isinstance(d, str) and os.path.isabs(d) and _inside(d, top) for d in dirs):
+        return None
+    return record
+
+
 def recover(root: Path) -> int:
     """Finish or undo interrupted commits under ``root``; returns how many were found."""
     jdir = _journal_dir(root)
@@ -181,13 +215,14 @@ def recover(root: Path) -> int:
     found = 0
     for journal in sorted(jdir.glob("journal-*.json")):
         found += 1
+        txid = journal.name[len("journal-") : -len(".json")]
         try:
-            record = json.loads(journal.read_bytes())
+            record = _trusted(json.loads(journal.read_bytes()), root, txid)
         except (OSError, ValueError):
-            record = None  # torn write of the journal itself: nothing was prepared under it
-        if record and record.get("state") == "committed":
+            record = None  # unreadable: nothing is acted on
+        if record is not None and record["state"] == "committed":
             _finish(record)
-        elif record:
+        elif record is not None:
             _rollback(record)
         journal.unlink()
     for tmp in jdir.glob("journal-*.json.tmp"):

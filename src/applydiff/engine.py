@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import region
-from .errors import EditError, FileIdMismatch, FormatInvalid, NoMatch
+from .errors import CONFLICT, EditError, FileIdMismatch, FormatInvalid, NoMatch
 from .ir import Anchored, Delete, Move, Op, Replace, Write, normalize_path, write_conflicts
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
@@ -136,7 +136,10 @@ def apply_ops(
             path = run.key(op.path)
             if index in conflicts:
                 raise conflicts[index]
-            run.reports.append(run.apply(index, op, path))
+            before = run.read(path)
+            report = run.apply(index, op, path)
+            run.note_shift(path, before, report)
+            run.reports.append(report)
         except EditError as e:
             if e.path is None:
                 e.path = path
@@ -155,8 +158,25 @@ class _Run:
         self.original: dict[str, str | None] = {}
         self.moves: dict[str, str] = {}  # original source -> current destination
         self.last_end: dict[str, int] = {}  # path -> line below its latest edit (0-based)
+        # path -> (first line, lines added) of each edit so far, to map original line numbers
+        self.shifts: dict[str, list[tuple[int, int]]] = {}
         self.reports: list[EditReport] = []
         self.errors: list[OpError] = []
+
+    def note_shift(self, path: str, before: str | None, report: EditReport) -> None:
+        after = self.state.get(path)
+        if report.kind == "write" or before is None or after is None:
+            self.shifts.pop(path, None)  # line numbers of the old file mean nothing now
+        elif report.start_line is not None:
+            grown = region.count_lines(after) - region.count_lines(before)
+            self.shifts.setdefault(path, []).append((report.start_line, grown))
+
+    def current_line(self, path: str, line: int) -> int:
+        """Where line ``line`` of the file as it was before this response is now."""
+        for start, grown in self.shifts.get(path, ()):
+            if start < line:
+                line = max(line + grown, start)
+        return line
 
     def read(self, path: str) -> str | None:
         if path not in self.state:
@@ -205,6 +225,12 @@ class _Run:
     def write(self, index: int, op: Write, path: str) -> EditReport:
         current = self.read(path)
         content = op.content
+        if current is not None and op.create:
+            raise EditError(
+                f"{path} already exists, but the edit creates it as a new file (a diff from "
+                "/dev/null); diff against its current content, or write the whole file",
+                code=CONFLICT,
+            )
         if current is not None:
             self.check_id(op, path, current)
             # A whole-file write keeps the file's line endings when the model wrote plain LF.
@@ -221,11 +247,15 @@ class _Run:
             return EditReport(index, path, "replace", "create", 1.0, 1, 1)
         text = self.existing(op, path, "edit")
         if op.at_end and not op.old:
+            self.region_top(op, path, text)  # its scope lines must exist, as codex checks
             return self.append(index, op, path, text)
         top = self.region_top(op, path, text)
         cut = region.line_start(text, top)
         head, body = text[:cut], text[cut:]
-        hint = op.hint_line - top if op.hint_line is not None and op.hint_line > top else None
+        hint = op.hint_line
+        if hint is not None and op.hint_is_original:
+            hint = self.current_line(path, hint)
+        hint = hint - top if hint is not None and hint > top else None
         if hint is None and top and (op.scope or op.after_previous):
             hint = 1  # a chunk below a scope line or an earlier chunk: nearest place first
         threshold = op.threshold if op.threshold is not None else self.threshold
@@ -335,7 +365,10 @@ class _Run:
     def move(self, index: int, op: Move, path: str) -> EditReport:
         text = self.existing(op, path, "move")
         dest = self.key(op.to)
+        if dest == path:  # a move onto itself changes nothing
+            return EditReport(index, path, "move", "move", 1.0)
         self.read(dest)  # remember what was there (a move may overwrite it)
+        self.shifts[dest] = self.shifts.pop(path, [])
         self.state[dest] = text
         self.state[path] = None
         source = next((s for s, d in self.moves.items() if d == path), path)

@@ -16,11 +16,13 @@ from .errors import WriteConflict
 
 @dataclass(frozen=True)
 class Write:
-    """Create or overwrite a file with ``content``."""
+    """Create or overwrite a file with ``content``; with ``create`` (a diff from /dev/null)
+    the file must not exist yet."""
 
     path: str
     content: str
     file_id: str | None = None
+    create: bool = False
     origin: int | None = None
 
 
@@ -28,9 +30,12 @@ class Write:
 class Replace:
     """Replace the place ``old`` names with ``new``; an empty ``old`` creates a new file.
 
-    ``hint_line`` (1-based) orders the search and breaks ties; ``threshold`` overrides the
-    fuzzy threshold for this edit. ``alternatives`` holds other readings of an ambiguous block
-    (several ``=======`` lines); the engine keeps the one reading whose ``old`` matches.
+    ``hint_line`` (1-based) orders the search and breaks ties; with ``hint_is_original`` it
+    counts lines of the file as it was before this response (apply_diff's ``:start_line:``),
+    and the engine shifts it by the lines earlier edits added or removed above it.
+    ``threshold`` overrides the fuzzy threshold for this edit. ``alternatives`` holds other
+    readings of an ambiguous block (several ``=======`` lines); the engine keeps the one
+    reading whose ``old`` matches.
 
     Options that apply_patch chunks need: ``scope`` lines (``@@ def f``) are found first, in
     order, and the match must come after them; ``after_previous`` searches only below the
@@ -48,6 +53,7 @@ class Replace:
     file_id: str | None = None
     alternatives: tuple[tuple[str, str], ...] = field(default=())
     scope: tuple[str, ...] = field(default=())
+    hint_is_original: bool = False  # hint_line counts lines of the file before the response
     after_previous: bool = False
     at_end: bool = False
     final_newline: bool = False

@@ -35,9 +35,10 @@ class Policy:
         self.ignore_file = ignore_file
         if ignore_file:
             try:
-                lines = (self.root / ignore_file).read_text(encoding="utf-8").splitlines()
-            except FileNotFoundError:
-                lines = []
+                data = (self.root / ignore_file).read_bytes()
+            except (FileNotFoundError, IsADirectoryError):
+                data = b""
+            lines = data.decode("utf-8", "replace").splitlines()
         self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
 
     def resolve(self, path: str) -> tuple[str, Path]:
@@ -66,9 +67,14 @@ class Policy:
 
     def check_rules(self, path: str, key: str) -> None:
         parts = key.split("/")
+        lowered = [p.lower() for p in parts]
         for rule in ALWAYS:
-            if rule.rstrip("/") in parts[:-1] or parts[0] == rule.rstrip("/"):
+            # Any component: a submodule's ".git" file too; any case, for case-insensitive
+            # file systems.
+            if rule.rstrip("/") in lowered:
                 raise denied(path, f"'{rule}' is always off limits")
+        if self.ignore_file and key == self.ignore_file:
+            raise denied(path, "the ignore rules themselves are not the model's to change")
         # Directories first: nothing under an ignored directory can be re-included.
         for depth in range(1, len(parts)):
             self._check(path, "/".join(parts[:depth]) + "/")

@@ -61,25 +61,35 @@ BOMS = (
 
 
 class Encoding:
-    """How a file's bytes became text, so the edited text can become bytes the same way."""
+    """How a file's bytes became text, so the edited text can become bytes the same way.
 
-    __slots__ = ("bom", "name")
+    ``errors="surrogateescape"`` is UTF-8 text with a few invalid bytes: they become lone
+    surrogates when decoded and the same bytes again when encoded.
+    """
 
-    def __init__(self, name: str, bom: bytes = b"") -> None:
+    __slots__ = ("bom", "errors", "name")
+
+    def __init__(self, name: str, bom: bytes = b"", errors: str = "strict") -> None:
         self.name = name
         self.bom = bom
+        self.errors = errors
 
     def label(self) -> str:
+        if self.errors == "surrogateescape":
+            return f"{self.name} (with invalid bytes kept)"
         return self.name + ("-bom" if self.bom and self.name == "utf-8" else "")
 
     def __repr__(self) -> str:
         return f"Encoding({self.label()!r})"
 
+    def _key(self) -> tuple[str, bytes, str]:
+        return (self.name, self.bom, self.errors)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Encoding) and (self.name, self.bom) == (other.name, other.bom)
+        return isinstance(other, Encoding) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((self.name, self.bom))
+        return hash(self._key())
 
 
 UTF8 = Encoding("utf-8")
@@ -103,9 +113,15 @@ def decode(data: bytes) -> tuple[str, Encoding]:
     try:
         return data.decode("utf-8"), UTF8
     except UnicodeDecodeError:
-        return data.decode("latin-1"), Encoding("latin-1")
+        pass
+    # Mostly UTF-8 with a stray invalid byte: keep it UTF-8 (new text must not be written in
+    # another encoding into the same file) and carry the bad bytes through unchanged.
+    text = data.decode("utf-8", "surrogateescape")
+    if any(c > "\x7f" and not "\udc80" <= c <= "\udcff" for c in text):
+        return text, Encoding("utf-8", errors="surrogateescape")
+    return data.decode("latin-1"), Encoding("latin-1")
 
 
 def encode(text: str, enc: Encoding) -> bytes:
     """Bytes of ``text`` in ``enc``; UnicodeEncodeError when it holds what ``enc`` cannot."""
-    return enc.bom + text.encode(enc.name)
+    return enc.bom + text.encode(enc.name, enc.errors)

@@ -120,6 +120,7 @@ def parse_block(
         old,
         new,
         hint_line=hint,
+        hint_is_original=hint is not None,
         alternatives=tuple(others),
         origin=head + 1,
     )

@@ -92,7 +92,7 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
         )
     if created:
         text = "".join(h.new for h in hunks)
-        return [Write(target, text, origin=start + 1)], i
+        return [Write(target, text, create=True, origin=start + 1)], i
     if deleted:
         return [Delete(target, origin=start + 1)], i
     ops: list[Op] = []

@@ -92,16 +92,28 @@ def replace_with_matches(
             expected="non-empty search text",
         )
     doc = Doc(text)
+    old = to_lf(old)
+    _check_new_markers(doc, old, new)
+    if not (report or replace_all or doc.has_cr):
+        # The common case first: the search text occurs once, exactly. One find for it,
+        # one for a second occurrence, one str.replace: what a plain find-and-replace costs.
+        _threshold(threshold)
+        t = doc.t
+        p = t.find(old)
+        if p >= 0 and t.find(old, p + 1) < 0:
+            new_lf = to_lf(new)
+            # Mid-line hits of whole lines are not taken, and added lines after a hit that
+            # starts past the indentation get that indentation: both are the ladder's job.
+            if (
+                p == 0
+                or t[p - 1] == "\n"
+                or (not old.endswith("\n") and "\n" not in new_lf.rstrip("\n"))
+            ):
+                return t.replace(old, new_lf, 1), []
     s = _search(doc, old, hint_line, threshold, replace_all=replace_all)
-    _check_new_markers(doc, s, new)
+    s.new = to_lf(new)
     hits = ladder.find(s)
-    if hits[0].tier == "exact" and not doc.has_cr and not s.picked_by_hint:
-        # The hits are every occurrence (or the only one), so str.replace does the splice in
-        # one pass: the common case costs what a plain find-and-replace costs.
-        out = doc.t.replace(s.old, to_lf(new), -1 if replace_all else 1)
-    else:
-        out = splice(doc, hits, new)
-    return out, ([_match(doc, h) for h in hits] if report else [])
+    return splice(doc, hits, new), ([_match(doc, h) for h in hits] if report else [])
 
 
 def _search(
@@ -109,39 +121,43 @@ def _search(
 ) -> Search:
     if not old:
         raise FormatInvalid("the search text is empty", expected="non-empty search text")
+    hint = None if hint_line is None else max(hint_line - 1, 0)
+    return Search(
+        doc, to_lf(old), hint=hint, threshold=_threshold(threshold), replace_all=replace_all
+    )
+
+
+def _threshold(threshold: float | None) -> float:
     if threshold is None:
-        threshold = DEFAULT_THRESHOLD
+        return DEFAULT_THRESHOLD
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], not {threshold}")
-    hint = None if hint_line is None else max(hint_line - 1, 0)
-    return Search(doc, to_lf(old), hint=hint, threshold=threshold, replace_all=replace_all)
+    return threshold
 
 
-def _check_new_markers(doc: Doc, s: Search, new: str) -> None:
+def _check_new_markers(doc: Doc, old: str, new: str) -> None:
     """Refuse a replacement holding an "existing code" marker the search text does not have:
     written literally it would delete the code the model meant to keep."""
-    if (
-        "..." not in new
-        and "…" not in new
-        and not any(
-            w in new.lower() for w in ("existing", "rest of", "unchanged", "same", "omitted")
-        )
-    ):
+    found = [
+        (i, line.strip())
+        for i, line in enumerate(to_lf(new).split("\n"), 1)
+        if is_strict_marker(line)
+    ]
+    if not found:
         return
-    old_lines = s.old.split("\n")
+    old_lines = old.split("\n")
     allowed = sum(1 for x in old_lines if is_marker(x))
     stripped = {x.strip() for x in old_lines}
-    for i, line in enumerate(to_lf(new).split("\n"), 1):
-        if not is_strict_marker(line) or line.strip() in stripped or line.strip() in doc.t:
+    for i, line in found:
+        if line in stripped or line in doc.t:
             continue
         if allowed:
             allowed -= 1  # pairs with an elision in the search text (the elision tier checks)
             continue
         raise FormatInvalid(
-            f"line {i} of the replacement ({line.strip()!r}) stands for code that is not "
-            "written out, and the search text has no such line; applying it literally "
-            "would delete that code. Write the full replacement, or put the same marker "
-            "in the search text",
+            f"line {i} of the replacement ({line!r}) stands for code that is not written "
+            "out, and the search text has no such line; applying it literally would delete "
+            "that code. Write the full replacement, or put the same marker in the search text",
             line=i,
             expected="replacement text without elision markers",
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import Ambiguous, NoMatch
+from ..errors import Ambiguous, NoMatch, Region
 from . import fuzzy, tiers
 from .doc import Doc
 from .search import Hit, Search, line_of
@@ -33,6 +33,8 @@ def find(s: Search) -> list[Hit]:
     for name, tier in TIERS:
         if s.replace_all and name != "exact":
             break
+        if name == "fuzzy":
+            _refuse_if_already_applied(s)
         hits = tier(s)
         if not hits:
             continue
@@ -66,6 +68,29 @@ def find(s: Search) -> list[Hit]:
         "to change exactly",
         closest=region,
     )
+
+
+def _refuse_if_already_applied(s: Search) -> None:
+    """Before guessing at a near place: when the search text is nowhere but the replacement
+    is in the file verbatim, the edit was most likely applied already (an agent's retry). A
+    fuzzy match would find the edited block and apply the change a second time."""
+    new = s.new
+    if not new or new == s.old or len(new.strip()) < fuzzy.MIN_CHARS or new in s.old:
+        return
+    t = s.doc.t
+    p = t.find(new)
+    if p < 0 and new.endswith("\n"):
+        new = new[:-1]
+        p = t.find(new)
+    if p >= 0 and t.find(new, p + 1) < 0:
+        line = s.doc.line_no(p) + 1
+        end = line + new.count("\n") - (1 if new.endswith("\n") else 0)
+        raise NoMatch(
+            f"the search text is not in the file, but the replacement already is (lines "
+            f"{line}-{end}): the edit looks applied already; re-read the file before editing "
+            "it again",
+            closest=[Region(line, end, 1.0, new)],
+        )
 
 
 def _with_blank_edges(doc: Doc, hits: list[Hit]) -> list[Hit]:

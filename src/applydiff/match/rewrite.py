@@ -36,8 +36,24 @@ def splice(doc: Doc, hits: list[Hit], new: str) -> str:
     return "".join(reversed(pieces))
 
 
+def _continued(doc: Doc, hit: Hit, new: str) -> str:
+    """A one-line search text found after a line's indentation, replaced by several lines:
+    the model wrote the added lines as if the first started at column 0, so they take the
+    indentation it left out ("x = 1" -> "x = 1\\ny = 2" inside a function)."""
+    t = doc.t
+    old = t[hit.start : hit.end]
+    prefix = t[t.rfind("\n", 0, hit.start) + 1 : hit.start]
+    body = new.rstrip("\n")
+    if not prefix or prefix.strip() or "\n" in old.rstrip("\n") or "\n" not in body:
+        return new
+    first, *rest = new.split("\n")
+    if all(x.startswith(prefix) for x in rest if x.strip()):
+        return new  # already written at the file's indentation
+    return "\n".join([first, *(prefix + x if x.strip() else x for x in rest)])
+
+
 def _char_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
-    new = to_lf(new)
+    new = _continued(doc, hit, to_lf(new))
     if not doc.has_cr:
         return hit.start, hit.end, new
     region = doc.t[hit.start : hit.end]
@@ -106,6 +122,9 @@ def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0
             )
         for k, j in enumerate(tmarks):
             tkeys[j] = f"\0elision {k}"
+    else:
+        tmarks = []
+    deleting_all = not any(x.strip() for x in theirs)
     out: list[Item] = []
     cursor = 0
     sm = SequenceMatcher(None, bkeys, tkeys, autojunk=False)
@@ -117,6 +136,16 @@ def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0
                     out.extend(range(cursor, b))
                     cursor = b
             continue
+        moved = [i for i in range(i1, i2) if i in hit.markers] or [
+            j for j in range(j1, j2) if j in tmarks
+        ]
+        if moved and not deleting_all:
+            raise FormatInvalid(
+                "the elision markers ('...') of the search text and of the replacement do not "
+                "line up: each marker must stand in the same place, between the same lines, in "
+                "both; move code by writing it out in full",
+                expected="elision markers in the same places in search and replacement",
+            )
         if i1 < i2:
             wrong = [i for i in range(i1, i2) if i in hit.misquoted]
             if wrong:
@@ -129,6 +158,10 @@ def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0
             if phantom:
                 raise _phantom(hit, phantom[0], first_line())
             a, b = bmap[i1][0], bmap[i2 - 1][1]
+            covered = {x for i in range(i1, i2) for x in range(*bmap[i])}
+            stray = [x for x in range(a, b) if x not in covered and hit.ours[x].strip()]
+            if stray and not deleting_all:
+                raise _unquoted(hit, stray[0], first_line())
             if a > cursor:
                 out.extend(range(cursor, a))
             cursor = max(cursor, b)
@@ -172,6 +205,19 @@ def _phantom(hit: Hit, i: int, first_line: int) -> NoMatch:
         f"the rest of the block is (lines {first_line + 1}-{last}), and the replacement changes "
         "or removes it; re-read the file and quote the lines as they are",
         closest=[Region(first_line + 1, last, hit.confidence, "\n".join(hit.ours))],
+    )
+
+
+def _unquoted(hit: Hit, x: int, first_line: int) -> NoMatch:
+    assert hit.ours is not None
+    line = first_line + 1 + x
+    return NoMatch(
+        f"file line {line} ({hit.ours[x].strip()!r}) sits among the lines the replacement "
+        "rewrites, but the search text does not quote it, so it would be lost; quote the lines "
+        "as the file has them",
+        closest=[
+            Region(first_line + 1, first_line + len(hit.ours), hit.confidence, "\n".join(hit.ours))
+        ],
     )
 
 

@@ -94,6 +94,7 @@ class Search:
     hint: int | None = None  # 0-based line
     threshold: float = 0.0
     replace_all: bool = False
+    new: str | None = None  # the replacement (LF), when the search is for a replace
     lines: list[str] = field(init=False)
     lead_blank: int = field(init=False)
     trail_blank: int = field(init=False)

@@ -35,6 +35,10 @@ def exact(s: Search) -> list[Hit]:
     while p >= 0 and len(out) < MAX_HITS:
         out.append(p)
         p = find(old, p + step)
+    if old.endswith("\n"):
+        # Whole lines (what SEARCH blocks and diff hunks quote) start at a line start, or
+        # after indentation only: "count = 0\n" is not the end of "total_count = 0".
+        out = [q for q in out if not t[t.rfind("\n", 0, q) + 1 : q].strip()]
     size = len(old)
     return [Hit("exact", 1.0, q, q + size) for q in out]
 
@@ -173,7 +177,25 @@ def _chain(
         )
         base_map[m] = (before, after)
     pairs = [(i, lines[i], ours[base_map[i][0]]) for i in seg_of]
-    fit = Fit.of(pairs, len(lines), s.style_near(start), lines, undo=_undo(pairs))
+    style = s.style_near(start)
+    fit = Fit.of(pairs, len(lines), style, lines, undo=_undo(pairs))
+    # A marker right below a header ("def a():" then "    ...") and followed by a line that is
+    # still in the header's body ("    return x") stands for part of that body: what it elides
+    # stays deeper than the header, so it cannot run through the end of a() into the next
+    # function to find the line quoted after it. (Followed by a line at the header's level or
+    # above, the marker may stand for the rest of the body and whatever follows.)
+    for m in marks:
+        if m == 0 or m - 1 in marks or not lines[m - 1].strip():
+            continue
+        head = indent.column(ours[base_map[m - 1][0]], style)
+        a, b = base_map[m]
+        after = next((x for x in ours[b:] if x.strip()), None)
+        if after is None or indent.column(after, style) <= head:
+            continue
+        if fit.shift.apply(indent.column(lines[m], style)) <= head:
+            continue
+        if any(x.strip() and indent.column(x, style) <= head for x in ours[a:b]):
+            return None
     return Hit(
         "elision",
         0.9,
