@@ -11,13 +11,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import FormatInvalid
 from ..text import to_lf
 from . import ladder
 from .doc import Doc
-from .elision import is_marker, is_strict_marker
+from .elision import could_hold_marker, is_marker, is_strict_marker
 from .rewrite import splice
 from .search import Hit, Search, line_of
 
@@ -26,6 +27,10 @@ from .search import Hit, Search, line_of
 DEFAULT_THRESHOLD = 0.80
 
 TIERS = ladder.TIER_NAMES
+
+# Below this many characters, splicing by slices beats str.replace (no second scan); above it
+# the copies cost more than the scan (measured: 2.7 vs 6.1 us at 30 kB, 7.3 vs 1.0 ms at 3.6 MB).
+SLICE_LIMIT = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,8 @@ def replace_with_matches(
                 or t[p - 1] == "\n"
                 or (not old.endswith("\n") and "\n" not in new_lf.rstrip("\n"))
             ):
+                if len(t) < SLICE_LIMIT:  # slices skip a second scan; past this size the
+                    return "".join((t[:p], new_lf, t[p + len(old) :])), []  # copies cost more
                 return t.replace(old, new_lf, 1), []
     s = _search(doc, old, hint_line, threshold, replace_all=replace_all)
     s.new = to_lf(new)
@@ -135,13 +142,20 @@ def _threshold(threshold: float | None) -> float:
     return threshold
 
 
+# Lines that open with a comment: the only ones that can be strict markers.
+_COMMENT_LINE = re.compile(r"^[ \t]*(?:#|//|/\*|<!--|--|;|%|'|\{/\*|\(\*|\"\"\").*$", re.MULTILINE)
+
+
 def _check_new_markers(doc: Doc, old: str, new: str) -> None:
     """Refuse a replacement holding an "existing code" marker the search text does not have:
     written literally it would delete the code the model meant to keep."""
+    if not could_hold_marker(new):
+        return
+    new = to_lf(new)
     found = [
-        (i, line.strip())
-        for i, line in enumerate(to_lf(new).split("\n"), 1)
-        if is_strict_marker(line)
+        (new.count("\n", 0, m.start()) + 1, m.group(0).strip())
+        for m in _COMMENT_LINE.finditer(new)
+        if is_strict_marker(m.group(0))
     ]
     if not found:
         return

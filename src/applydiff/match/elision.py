@@ -50,7 +50,7 @@ def _strict(s: str) -> bool:
 
 
 # Every marker holds dots or one of these words; anything else is rejected before a regex runs.
-_HINTS = (
+HINTS = (
     "...",
     "…",
     "existing",
@@ -71,11 +71,17 @@ _OPEN_RE = re.compile(rf"^{_OPEN}\s*")
 _SPREAD_RE = re.compile(r"\.{3}[A-Za-z_$\[{(]")
 
 
+def could_hold_marker(text: str) -> bool:
+    """False when ``text`` holds no marker line for sure (a fast check before line scans)."""
+    low = text.lower()
+    return any(w in low for w in HINTS)
+
+
 def _could_be(s: str) -> bool:
     if "." in s or "…" in s:
         return True
     low = s.lower()
-    return any(w in low for w in _HINTS)
+    return any(w in low for w in HINTS)
 
 
 def is_marker(line: str) -> bool:

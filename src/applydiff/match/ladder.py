@@ -33,9 +33,9 @@ def find(s: Search) -> list[Hit]:
     for name, tier in TIERS:
         if s.replace_all and name != "exact":
             break
-        if name == "fuzzy":
-            _refuse_if_already_applied(s)
         hits = tier(s)
+        if name == "fuzzy" and len(hits) == 1:
+            _refuse_if_already_applied(s, hits[0])
         if not hits:
             continue
         if s.replace_all or len(hits) == 1:
@@ -70,21 +70,18 @@ def find(s: Search) -> list[Hit]:
     )
 
 
-def _refuse_if_already_applied(s: Search) -> None:
-    """Before guessing at a near place: when the search text is nowhere but the replacement
-    is in the file verbatim, the edit was most likely applied already (an agent's retry). A
-    fuzzy match would find the edited block and apply the change a second time."""
-    new = s.new
-    if not new or new == s.old or len(new.strip()) < fuzzy.MIN_CHARS or new in s.old:
+def _refuse_if_already_applied(s: Search, hit: Hit) -> None:
+    """The search text is nowhere, but the place the fuzzy tier found already holds the
+    replacement: the edit was most likely applied already (an agent's retry), and applying it
+    again would duplicate what it adds."""
+    new = (s.new or "").strip("\n")
+    if not new or len(new.strip()) < fuzzy.MIN_CHARS or new in s.old:
         return
     t = s.doc.t
-    p = t.find(new)
-    if p < 0 and new.endswith("\n"):
-        new = new[:-1]
-        p = t.find(new)
-    if p >= 0 and t.find(new, p + 1) < 0:
+    p = t.find(new, hit.start, hit.end)
+    if p >= 0:
         line = s.doc.line_no(p) + 1
-        end = line + new.count("\n") - (1 if new.endswith("\n") else 0)
+        end = line + new.count("\n")
         raise NoMatch(
             f"the search text is not in the file, but the replacement already is (lines "
             f"{line}-{end}): the edit looks applied already; re-read the file before editing "
