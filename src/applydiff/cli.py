@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--format", default="auto", help="auto (default) or one format name")
     p.add_argument("--dry-run", "--check", action="store_true", help="preview; write nothing")
+    p.add_argument(
+        "--review", action="store_true", help="keep the outputs pending for accept/merge/discard"
+    )
 
     p = sub.add_parser("call", help="run one edit tool call (write_file, edit_file, ...)")
     p.add_argument(
@@ -42,6 +45,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--args", required=True, metavar="JSON", help="the call's arguments (JSON)")
     _common(p)
     p.add_argument("--dry-run", "--check", action="store_true", help="preview; write nothing")
+
+    for name, text in (
+        (
+            "status",
+            "the session's files: M modified, A added, D deleted (pending), ~ changed "
+            "on disk, ~M conflict",
+        ),
+        ("accept", "write pending outputs to disk"),
+        ("discard", "drop pending outputs"),
+        ("merge", "three-way merge pending outputs with the files on disk"),
+        ("undo", "restore the files of the last commit"),
+    ):
+        p = sub.add_parser(name, help=text)
+        if name in ("accept", "discard", "merge"):
+            p.add_argument("paths", metavar="PATH", nargs="*", help="only these files")
+        p.add_argument("--root", default=".", help="the project root (default: .)")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("schema", help="print the tool definitions for a diff mode")
+    p.add_argument("--mode", default=None, help="diff mode (default: search_replace_multi)")
+    p.add_argument("--dialect", default="openai", help="openai, anthropic or mcp")
+    p.add_argument("--text-editor", action="store_true", help="add the text-editor tool")
+
+    p = sub.add_parser("profile", help="the profile and diff mode for a model name")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("parse", help="read a model's response and print the edits it holds")
     p.add_argument("file", metavar="FILE", help="the response (a path, or - for stdin)")
@@ -104,14 +133,15 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def open_workspace(args: argparse.Namespace) -> Any:
+def open_workspace(args: argparse.Namespace, *, session: bool = False) -> Any:
     from .errors import EditError
     from .workspace import Workspace
 
-    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
-        raise UsageError(f"--threshold must be in (0, 1], not {args.threshold}")
+    threshold = getattr(args, "threshold", None)
+    if threshold is not None and not 0.0 < threshold <= 1.0:
+        raise UsageError(f"--threshold must be in (0, 1], not {threshold}")
     try:
-        return Workspace(args.root, threshold=args.threshold)
+        return Workspace(args.root, threshold=threshold, session=session)
     except EditError as e:
         raise UsageError(e.message) from None
 
@@ -122,8 +152,106 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if args.format not in ("auto", *FORMATS):
         raise UsageError(f"unknown format {args.format!r}; expected auto or one of {FORMATS}")
     text = read_input(args.file)
-    ws = open_workspace(args)
+    ws = open_workspace(args, session=args.review)
+    if args.review:
+        result = ws.apply(text, review=not args.dry_run, dry_run=args.dry_run, format=args.format)
+        return report_review(result, args)
     return finish(ws, ws.apply(text, dry_run=True, format=args.format), args)
+
+
+def report_review(result: Any, args: argparse.Namespace) -> int:
+    """Output of a review-mode apply: the diffs, and that the outputs wait for a decision."""
+    out = None if args.json else console()
+    if out is not None:
+        show(out, result)
+        if result.ok and result.review:
+            out.print(
+                f"kept {len(result.files)} file(s) pending: applydiff status, then accept, "
+                "merge or discard"
+            )
+    if args.json:
+        emit_json(result.to_dict())
+    return EXIT_OK if result.ok else EXIT_REJECTED
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    ws = open_workspace(args, session=True)
+    rows = ws.status()
+    if args.json:
+        emit_json({"ok": True, "files": rows})
+    else:
+        out = console()
+        for r in rows:
+            out.print(f"{r['status'] or ' ':<2} {r['path']}", markup=False, highlight=False)
+        if not rows:
+            out.print("no files in the session")
+    return EXIT_OK
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    """accept, discard, merge, undo."""
+    ws = open_workspace(args, session=True)
+    try:
+        if args.command == "undo":
+            result = ws.undo()
+        else:
+            result = getattr(ws, args.command)(args.paths)
+    except Exception as e:  # a path the policy refuses
+        from .errors import EditError
+
+        if isinstance(e, EditError):
+            raise UsageError(e.message) from None
+        raise
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        out = console()
+        for f in result.files:
+            extra = f" ({len(f['conflicts'])} conflict(s))" if f.get("conflicts") else ""
+            out.print(f"{f['action']}: {f['path']}{extra}", markup=False, highlight=False)
+        show_errors(out, result)
+        if not result.files and result.ok:
+            out.print("nothing pending")
+    if args.command == "merge":
+        return EXIT_OK if not result.errors else EXIT_REJECTED
+    return EXIT_OK if result.ok else EXIT_REJECTED
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .tools import DIALECTS, MODES, mode_for, tool_definitions
+
+    if args.dialect not in DIALECTS:
+        raise UsageError(f"unknown dialect {args.dialect!r}; expected one of {DIALECTS}")
+    if args.mode is not None and args.mode not in MODES:
+        raise UsageError(f"unknown mode {args.mode!r}; expected one of {MODES}")
+    tools = tool_definitions(mode_for(mode=args.mode), args.dialect, text_editor=args.text_editor)
+    sys.stdout.write(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
+    return EXIT_OK
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    from .tools import mode_for, parameters_b, profile_for, tool_names
+
+    profile = profile_for(args.model)
+    mode = mode_for(profile)
+    info = {
+        "model": args.model,
+        "parameters_b": parameters_b(args.model),
+        "profile": profile,
+        "mode": mode,
+        "tools": [n.split(":")[0] for n in tool_names(mode)],
+    }
+    if args.json:
+        emit_json(info)
+    else:
+        size = f"{info['parameters_b']:g}B" if info["parameters_b"] else "size unknown"
+        console().print(
+            f"{args.model}: {size} -> profile {profile}, mode {mode} "
+            f"(tools: {', '.join(info['tools'])})",
+            markup=False,
+            highlight=False,
+        )
+    return EXIT_OK
 
 
 def cmd_call(args: argparse.Namespace) -> int:
@@ -224,7 +352,18 @@ def console() -> Any:
     return Console(stderr=True, highlight=False)
 
 
-COMMANDS = {"apply": cmd_apply, "call": cmd_call, "parse": cmd_parse}
+COMMANDS = {
+    "apply": cmd_apply,
+    "call": cmd_call,
+    "parse": cmd_parse,
+    "status": cmd_status,
+    "accept": cmd_resolve,
+    "discard": cmd_resolve,
+    "merge": cmd_resolve,
+    "undo": cmd_resolve,
+    "schema": cmd_schema,
+    "profile": cmd_profile,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,10 @@
 >>> ws = Workspace("path/to/project")                      # doctest: +SKIP
 >>> result = ws.apply(model_response, dry_run=True)        # doctest: +SKIP
 >>> result.ok, [f["path"] for f in result.files]           # doctest: +SKIP
+
+With a session (``Workspace(root, session=True)``), edits are matched against what the model
+was shown (its snapshot, or an output pending review) rather than whatever is on disk now; a
+file changed on disk meanwhile is merged three ways, and an overlap is a ``conflict``.
 """
 
 from __future__ import annotations
@@ -19,17 +23,21 @@ from typing import Any
 from . import commit as commit_mod
 from .engine import Changeset, EditReport, OpError, apply_ops
 from .errors import (
+    AMBIGUOUS,
     BINARY_FILE,
     CONFLICT,
     ENCODING,
     FORMAT_INVALID,
     IO_ERROR,
+    NOT_READ,
     TOO_LARGE,
     EditError,
 )
 from .formats import parse
 from .ir import Op
+from .merge3 import merge3
 from .policy import Policy
+from .session import Session
 from .text import UTF8, Binary, Encoding, decode, dominant_eol, encode, file_id
 
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -51,16 +59,29 @@ class FileText:
 
 @dataclass
 class _Read:
+    """A file as read for one apply: the disk's bytes and text, and the base the engine edits
+    (``kind``: the disk itself, the model's snapshot, or an output pending review) together
+    with the text that base was made from (``merge_base``), for a three-way merge when the
+    disk moved on."""
+
     real: Path
-    digest: str | None  # sha256 of the bytes read; None: the file did not exist
+    data: bytes | None  # bytes on disk when read; None: no file
     text: str | None
     encoding: Encoding
     mode: int | None
+    kind: str = "disk"
+    base: str | None = None
+    merge_base: str | None = None
+
+    @property
+    def digest(self) -> str | None:
+        return None if self.data is None else hashlib.sha256(self.data).hexdigest()
 
 
 @dataclass
 class Result:
-    """The outcome of :meth:`Workspace.apply`; ``to_dict()`` is the JSON the CLI prints."""
+    """The outcome of :meth:`Workspace.apply` (and of the review commands);
+    ``to_dict()`` is the JSON the CLI prints."""
 
     ok: bool
     dry_run: bool
@@ -68,35 +89,45 @@ class Result:
     edits: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     committed: bool = False
-    # Before/after text per path, for previews (not part of the JSON).
+    review: bool = False
+    # Before/after text per path, for previews and feedback (not part of the JSON).
     changes: list[tuple[str, str | None, str | None]] = field(default_factory=list, repr=False)
-    _plan: list[commit_mod.Target] | None = field(default=None, repr=False)
+    _plan: list[tuple[str, commit_mod.Target, str | None]] | None = field(default=None, repr=False)
     _reads: dict[str, _Read] | None = field(default=None, repr=False)
+    _patches: dict[str, tuple[str | None, int]] | None = field(default=None, repr=False)
+    ops: list[Op] | None = field(default=None, repr=False)  # the parsed edits, for feedback
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "ok": self.ok,
             "dry_run": self.dry_run,
             "files": self.files,
             "edits": self.edits,
             "errors": self.errors,
         }
+        if self.review:
+            out["review"] = True
+        return out
 
     def diffs(self) -> Iterator[tuple[str, str]]:
         """``(path, unified diff)`` for every changed file."""
         for path, before, after in self.changes:
-            a = (before or "").splitlines(keepends=True)
-            b = (after or "").splitlines(keepends=True)
-            for lines in (a, b):
-                if lines and not lines[-1].endswith("\n"):
-                    lines[-1] += "\n\\ No newline at end of file\n"
-            old = f"a/{path}" if before is not None else "/dev/null"
-            new = f"b/{path}" if after is not None else "/dev/null"
-            yield path, "".join(difflib.unified_diff(a, b, old, new))
+            yield path, unified_diff(path, before, after)
+
+
+def unified_diff(path: str, before: str | None, after: str | None) -> str:
+    a = (before or "").splitlines(keepends=True)
+    b = (after or "").splitlines(keepends=True)
+    for lines in (a, b):
+        if lines and not lines[-1].endswith("\n"):
+            lines[-1] += "\n\\ No newline at end of file\n"
+    old = f"a/{path}" if before is not None else "/dev/null"
+    new = f"b/{path}" if after is not None else "/dev/null"
+    return "".join(difflib.unified_diff(a, b, old, new))
 
 
 class _Files(Mapping[str, str]):
-    """The engine's view of the tree: path key -> text, read lazily, remembered for commit."""
+    """The engine's view of the tree: path key -> base text, read lazily, kept for commit."""
 
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
@@ -110,9 +141,9 @@ class _Files(Mapping[str, str]):
 
     def get(self, key: str, default: Any = None) -> Any:
         if key not in self.reads:
-            self.reads[key] = self.ws._read(key)
-        text = self.reads[key].text
-        return default if text is None else text
+            self.reads[key] = self.ws._base(key)
+        base = self.reads[key].base
+        return default if base is None else base
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.reads)
@@ -124,7 +155,9 @@ class _Files(Mapping[str, str]):
 class Workspace:
     """A root directory that edits are applied to: safely, atomically, byte for byte.
 
-    Opening one first recovers a commit that a crash interrupted.
+    Opening one first recovers a commit that a crash interrupted. ``session=True`` opens the
+    root's session store (snapshots, review, undo); ``require_read`` refuses edits to existing
+    files the model was never shown (``not_read``).
     """
 
     def __init__(
@@ -134,6 +167,8 @@ class Workspace:
         ignore_file: str | None = ".applydiffignore",
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         threshold: float | None = None,
+        session: Session | bool = False,
+        require_read: bool = False,
     ) -> None:
         path = Path(root)
         if not path.is_dir():
@@ -143,19 +178,26 @@ class Workspace:
         self.max_file_bytes = max_file_bytes
         self.threshold = threshold
         commit_mod.recover(self.root)
+        self.session: Session | None = Session(self.root) if session is True else session or None
+        self.require_read = require_read
 
     # -- reading ---------------------------------------------------------------------------
     def key(self, path: str) -> str:
         """The path relative to the root, after the policy checks (raises ``path_denied``)."""
         return self.policy.resolve(path)[0]
 
-    def read(self, path: str) -> FileText:
-        """The file's text and facts (raises ``EditError`` for a missing or unreadable file)."""
+    def read(self, path: str, *, remember: bool = False) -> FileText:
+        """The file's text and facts (raises ``EditError`` for a missing or unreadable file).
+
+        With ``remember``, the session records that the model was shown this text.
+        """
         key = self.key(path)
-        got = self._read(key)
+        got = self._disk(key)
         if got.text is None:
             raise EditError(f"{key} does not exist", code=IO_ERROR, path=key)
         assert got.mode is not None
+        if remember and self.session is not None:
+            self.session.remember(key, got.text)
         return FileText(
             path=key,
             text=got.text,
@@ -167,7 +209,7 @@ class Workspace:
             mode=stat.S_IMODE(got.mode),
         )
 
-    def _read(self, key: str) -> _Read:
+    def _disk(self, key: str) -> _Read:
         real = self.policy.resolve(key)[1]
         try:
             st = real.stat()
@@ -196,7 +238,30 @@ class Workspace:
                 code=BINARY_FILE,
                 path=key,
             ) from None
-        return _Read(real, hashlib.sha256(data).hexdigest(), text, enc, st.st_mode)
+        return _Read(real, data, text, enc, st.st_mode, "disk", text, text)
+
+    def _base(self, key: str) -> _Read:
+        """The disk's file and the base the engine edits: an output pending review, else the
+        snapshot the model was shown, else the disk."""
+        got = self._disk(key)
+        s = self.session
+        if s is None:
+            return got
+        pending = s.pending(key)
+        if pending is not None:
+            got.kind, got.base, got.merge_base = "pending", pending.output, pending.base
+            return got
+        snap = s.snapshot(key)
+        if snap is not None:
+            got.kind, got.base, got.merge_base = "snapshot", snap, snap
+        elif self.require_read and got.text is not None:
+            raise EditError(
+                f"{key} has not been read in this session, so the edit may rest on a wrong "
+                "idea of its content; read it with read_file first, then edit what it shows",
+                code=NOT_READ,
+                path=key,
+            )
+        return got
 
     # -- applying --------------------------------------------------------------------------
     def apply(
@@ -204,32 +269,41 @@ class Workspace:
         response: str | Sequence[Op],
         *,
         dry_run: bool = False,
+        review: bool = False,
         format: str = "auto",
         threshold: float | None = None,
     ) -> Result:
         """Apply a model's response (text in any format, or ops) to the tree, all or nothing.
 
         With ``dry_run`` nothing is written; the result says what would happen, and
-        :meth:`commit` can write it later (refusing if a file changed in between).
+        :meth:`commit` can write it later (refusing if a file changed in between). With
+        ``review`` (needs a session) the outputs are kept pending for :meth:`accept`,
+        :meth:`discard` or :meth:`merge` instead of written.
         """
+        if review and self.session is None:
+            raise ValueError("review needs a session: Workspace(root, session=True)")
         if isinstance(response, str):
             try:
                 ops = parse(response, format)
             except EditError as e:
-                return Result(False, dry_run, errors=[_error_dict(None, e)])
+                return self._counted(Result(False, dry_run, errors=[_error_dict(None, e)]))
             if not ops:
                 e = EditError(
                     "the response holds no edit in any format applydiff reads",
                     code=FORMAT_INVALID,
                 )
-                return Result(False, dry_run, errors=[_error_dict(None, e)])
+                return self._counted(Result(False, dry_run, errors=[_error_dict(None, e)]))
         else:
             ops = list(response)
         files = _Files(self)
         threshold = threshold if threshold is not None else self.threshold
         cs = apply_ops(ops, files, key=self.key, threshold=threshold)
         result = self._result(cs, files, dry_run)
-        if result.ok and not dry_run:
+        result.ops = ops
+        self._counted(result)
+        if result.ok and review and not dry_run:
+            self._keep_pending(result)
+        elif result.ok and not dry_run:
             self.commit(result)
         return result
 
@@ -237,42 +311,94 @@ class Workspace:
         edits = [_edit_dict(r) for r in cs.reports]
         if not cs.ok:
             return Result(False, dry_run, edits=edits, errors=[_op_error(e) for e in cs.errors])
-        targets: list[commit_mod.Target] = []
+        plan: list[tuple[str, commit_mod.Target, str | None]] = []
         errors = []
         last_op = {r.path: r.index for r in cs.reports}
         for change in cs.changes:
             read = files.reads[change.path]
-            if change.after is None:
-                targets.append(commit_mod.Target(read.real, None, None))
+            final, problem = self._reconcile(read, change.after)
+            if problem is not None:
+                errors.append(
+                    _plain_error(CONFLICT, last_op.get(change.path), change.path, problem)
+                )
+                continue
+            if final is None:
+                plan.append((change.path, commit_mod.Target(read.real, None, None), None))
                 continue
             enc = read.encoding if read.text is not None else UTF8
             try:
-                data = encode(change.after, enc)
+                data = encode(final, enc)
             except UnicodeEncodeError as e:
-                bad = change.after[e.start : e.end]
+                bad = final[e.start : e.end]
                 errors.append(
-                    {
-                        "code": ENCODING,
-                        "index": last_op.get(change.path),
-                        "path": change.path,
-                        "message": f"{change.path} is stored as {enc.label()}, which cannot "
-                        f"hold {bad!r}; write the text with characters the file's encoding "
-                        "has, or convert the file to UTF-8 first",
-                    }
+                    _plain_error(
+                        ENCODING,
+                        last_op.get(change.path),
+                        change.path,
+                        f"{change.path} is stored as {enc.label()}, which cannot hold {bad!r}; "
+                        "write the text with characters the file's encoding has, or convert "
+                        "the file to UTF-8 first",
+                    )
                 )
                 continue
-            targets.append(commit_mod.Target(read.real, data, read.mode))
+            plan.append((change.path, commit_mod.Target(read.real, data, read.mode), final))
         if errors:
             return Result(False, dry_run, edits=edits, errors=errors)
+        patches: dict[str, int] = {}
+        for r in cs.reports:
+            patches[r.path] = patches.get(r.path, 0) + 1
         return Result(
             True,
             dry_run,
             files=cs.summary(),
             edits=edits,
-            changes=[(c.path, c.before, c.after) for c in cs.changes],
-            _plan=targets,
+            changes=[(path, files.reads[path].text, final) for path, _, final in plan],
+            _plan=plan,
             _reads=files.reads,
+            _patches={c.path: (c.before, patches.get(c.path, 1)) for c in cs.changes},
         )
+
+    @staticmethod
+    def _reconcile(read: _Read, after: str | None) -> tuple[str | None, str | None]:
+        """The text to write for an edit made against ``read.base``: the edit itself when the
+        disk still holds what the base was made from, else a three-way merge of the disk's
+        changes and the model's. Returns (text, None) or (None, why it conflicts)."""
+        if read.kind == "disk" or read.text == read.merge_base:
+            return after, None
+        what = "an output pending review" if read.kind == "pending" else "what it was shown"
+        if after is None or read.text is None or read.merge_base is None:
+            return None, (
+                f"the file changed on disk since the model's edit was made against {what}, "
+                "and the edit creates or deletes it; read the file again and redo the edit"
+            )
+        merged = merge3(read.merge_base, read.text, after)
+        if merged.clean:
+            return merged.text, None
+        lines = ", ".join(f"{a}-{b}" for a, b in merged.conflicts)
+        return None, (
+            f"the file changed on disk since the model's edit was made against {what}, and "
+            f"the two changes overlap (merged lines {lines}); nothing was written. Read the "
+            "file again and redo the edit on its current content"
+        )
+
+    def _counted(self, result: Result) -> Result:
+        """Session counters: one more exchange; its errors, ambiguous matches, failures."""
+        s = self.session
+        if s is None:
+            return result
+        s.bump("exchanges")
+        if result.errors:
+            s.bump("errors", len(result.errors))
+            s.bump("ambiguous", sum(1 for e in result.errors if e["code"] == AMBIGUOUS))
+            for path in {e["path"] for e in result.errors if e.get("path")}:
+                s.note_failure(path)
+        return result
+
+    def _note_patches(self, result: Result) -> None:
+        if self.session is not None and result._patches:
+            for path, (before, n) in result._patches.items():
+                self.session.note_edit(path, before, n)
+            result._patches = None
 
     def commit(self, result: Result) -> Result:
         """Write a successful result (from ``apply(..., dry_run=True)`` too): first check that
@@ -283,39 +409,68 @@ class Workspace:
             if self._digest(read.real) != read.digest:
                 result.ok = False
                 result.errors.append(
-                    {
-                        "code": CONFLICT,
-                        "index": None,
-                        "path": key,
-                        "message": f"{key} changed on disk after it was read; nothing was "
-                        "written. Read the file again and redo the edit against what it holds "
-                        "now",
-                    }
+                    _plain_error(
+                        CONFLICT,
+                        None,
+                        key,
+                        f"{key} changed on disk after it was read; nothing was written. Read "
+                        "the file again and redo the edit against what it holds now",
+                    )
                 )
         if not result.ok:
             return result
+        history = [
+            (path, result._reads[path].data, target.data) for path, target, _ in result._plan
+        ]
+        error = self._write([t for _, t, _ in result._plan], "apply", history)
+        if error is not None:
+            result.ok = False
+            result.errors.append(error)
+            return result
+        self._note_patches(result)
+        if self.session is not None:
+            for path, _, final in result._plan:
+                self.session.drop_pending(path)
+                if final is None:
+                    self.session.forget(path)
+                else:
+                    self.session.remember(path, final)  # the model knows what it wrote
+        result.committed = True
+        result.dry_run = False
+        result._plan = None
+        return result
+
+    def _keep_pending(self, result: Result) -> None:
+        assert self.session is not None and result._plan is not None and result._reads
+        self._note_patches(result)
+        for path, _, final in result._plan:
+            read = result._reads[path]
+            base = read.merge_base if read.kind != "disk" else read.text
+            self.session.set_pending(path, base, final)
+        result.review = True
+        result._plan = None
+
+    def _write(
+        self,
+        targets: list[commit_mod.Target],
+        kind: str,
+        history: list[tuple[str, bytes | None, bytes | None]],
+    ) -> dict[str, Any] | None:
+        """Commit ``targets`` crash-safely and record them for undo; an error dict on failure."""
         try:
-            commit_mod.commit(self.root, result._plan)
+            commit_mod.commit(self.root, targets)
         except commit_mod.CommitError as e:
             state = (
                 "the new contents are committed and will be completed when the root is next opened"
                 if e.committed
                 else "every file is as it was"
             )
-            result.ok = False
-            result.errors.append(
-                {
-                    "code": IO_ERROR,
-                    "index": None,
-                    "path": e.filename,
-                    "message": f"writing failed ({e.strerror}); {state}",
-                }
+            return _plain_error(
+                IO_ERROR, None, e.filename, f"writing failed ({e.strerror}); {state}"
             )
-            return result
-        result.committed = True
-        result.dry_run = False
-        result._plan = None
-        return result
+        if self.session is not None and history:
+            self.session.add_commit(kind, history)
+        return None
 
     @staticmethod
     def _digest(real: Path) -> str | None:
@@ -325,6 +480,33 @@ class Workspace:
             return None
         except IsADirectoryError:
             return "directory"
+
+    # -- review ----------------------------------------------------------------------------
+    def status(self) -> list[dict[str, Any]]:
+        """Every file the session knows, with its review status (see ``review.status``)."""
+        from . import review
+
+        return review.status(self)
+
+    def accept(self, paths: Sequence[str] | None = None) -> Result:
+        from . import review
+
+        return review.accept(self, paths)
+
+    def discard(self, paths: Sequence[str] | None = None) -> Result:
+        from . import review
+
+        return review.discard(self, paths)
+
+    def merge(self, paths: Sequence[str] | None = None) -> Result:
+        from . import review
+
+        return review.merge(self, paths)
+
+    def undo(self) -> Result:
+        from . import review
+
+        return review.undo(self)
 
 
 def _edit_dict(r: EditReport) -> dict[str, Any]:
@@ -336,6 +518,10 @@ def _edit_dict(r: EditReport) -> dict[str, Any]:
         "start_line": r.start_line,
         "end_line": r.end_line,
     }
+
+
+def _plain_error(code: str, index: int | None, path: str | None, message: str) -> dict[str, Any]:
+    return {"code": code, "index": index, "path": path, "message": message}
 
 
 def _op_error(e: OpError) -> dict[str, Any]:

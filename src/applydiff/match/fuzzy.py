@@ -56,11 +56,17 @@ class _Scorer:
         got = self.cache.get(k)
         if got is None:
             keys = self.s.loose_window(start, count)
-            got = (
-                -1.0
-                if keys is None
-                else Levenshtein.normalized_similarity(self.key, "\n".join(keys))
-            )
+            if keys is None:
+                got = -1.0
+            else:
+                # Blank lines at the window's edges are not scored: padding a window with them
+                # would lengthen it and so inflate a normalized similarity.
+                a, b = 0, len(keys)
+                while a < b and not keys[a]:
+                    a += 1
+                while b > a and not keys[b - 1]:
+                    b -= 1
+                got = Levenshtein.normalized_similarity(self.key, "\n".join(keys[a:b]))
             self.cache[k] = got
         return got
 
@@ -84,6 +90,13 @@ def _candidates(s: Search) -> list[int]:
         hits = s.hits(run, PROBE_LIMIT)
         if len(hits) <= PROBE_LIMIT:
             votes.update(s.window_starts(hits, k))
+    if not votes and not common:
+        # Nothing found: the model may have mistyped the longest token of every probed line.
+        # One more try with each line's second-longest run.
+        for k, run in _second_runs(s)[:PROBES]:
+            hits = s.hits(run, anchors.COMMON)
+            if len(hits) <= anchors.COMMON:
+                votes.update(s.window_starts(hits, k))
     top = max(votes.values(), default=0)
     out = [x for x, v in votes.items() if v >= top - 1]
     if s.hint is not None:
@@ -122,6 +135,16 @@ def _fuzzy_probes(s: Search) -> list[tuple[int, str]]:
             out.append((k, run))
             taken.add(k)
     return out
+
+
+def _second_runs(s: Search) -> list[tuple[int, str]]:
+    """(line, run) for each line's second-longest run of 5 characters or more, longest first."""
+    out = []
+    for k, line in enumerate(s.lines):
+        found = sorted(set(anchors.runs(line)), key=len, reverse=True)
+        if len(found) > 1 and len(found[1]) >= 5:
+            out.append((k, found[1]))
+    return sorted(out, key=lambda kr: -len(kr[1]))
 
 
 def _refine(sc: _Scorer, start: int, count: int, n: int) -> tuple[float, int, int]:
@@ -166,13 +189,17 @@ def _refine(sc: _Scorer, start: int, count: int, n: int) -> tuple[float, int, in
     if best[0] >= SURE:
         return best
     around = best
-    for d in (-2, -1, 0, 1, 2):
+    for d in (0, -1, 1, -2, 2):
         a = shifted(start, d)
         if a is None:
             continue
         for c in range(max(lo, count - 2), min(hi, count + 2) + 1):
-            around = max(around, (sc.score(a, c), a, c))
-    return max(best, climb(*around))
+            score = sc.score(a, c)
+            # On a tie the smaller window wins (blank edge lines score nothing either way).
+            if (score, -c) > (around[0], -around[2]):
+                around = (score, a, c)
+    again = climb(*around)
+    return again if (again[0], -again[2]) > (best[0], -best[2]) else best
 
 
 def _scored(s: Search) -> list[tuple[float, int, int, int]]:
@@ -194,12 +221,23 @@ def _scored(s: Search) -> list[tuple[float, int, int, int]]:
                 sim, x, c = _refine(sc, x, n, n)
             refined[(x, c)] = sim
         for (x, c), sim in refined.items():
+            x, c = _trimmed(s, x, c)
             w = s.window(x, c)
             if w is not None:
                 out.append((sim, x, c, w[1]))
         out.sort(key=lambda r: (-r[0], r[1]))
     s.fuzzy_scored = out
     return out
+
+
+def _trimmed(s: Search, start: int, count: int) -> tuple[int, int]:
+    """The window without blank lines at its edges (they were not scored)."""
+    keys = s.loose_window(start, count) or []
+    while count > 1 and keys and not keys[0]:
+        start, count, keys = s.line(start)[1], count - 1, keys[1:]
+    while count > 1 and keys and not keys[-1]:
+        count, keys = count - 1, keys[:-1]
+    return start, count
 
 
 def _apart(a: tuple[float, int, int, int], b: tuple[float, int, int, int]) -> bool:
@@ -309,7 +347,8 @@ def plausible(bkeys: list[str], okeys: list[str], pairs: list[tuple[int, int]]) 
             off += 1
     lines = sum(1 for k in bkeys if k)
     if off == 0:
-        return typos <= max(MAX_TYPO_LINES, lines // 4)
+        # Typos, but not in every line: something must be quoted right.
+        return typos <= max(MAX_TYPO_LINES, lines // 4) and typos < lines
     return off == 1 and typos == 0 and lines >= MIN_LINES_FOR_ONE_OFF
 
 

@@ -1,0 +1,556 @@
+"""The tool layer: tool definitions for models, profiles, and dispatch of their calls.
+
+- :func:`tool_definitions` gives the tools of a ``diff_mode`` in the OpenAI, Anthropic or MCP
+  dialect; their descriptions teach the rules (uniqueness, ``replace_all``, ``file_id``, edits
+  apply in order, all or nothing) and carry an example call valid against their own schema.
+- :func:`profile_for` infers a profile from a model name (``qwen2.5-coder:1.5b`` -> ``nano``).
+- :class:`ToolLayer` runs calls: ``handle_tool_call(name, arguments) -> ToolResult``, with
+  ``read_file`` recording what the model was shown, the read-before-edit gate, review mode,
+  the feedback text, and Anthropic's text-editor commands.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import feedback
+from .errors import EditError
+from .ir import Op, Replace, Write
+from .session import Session
+from .text import dominant_eol, file_id, split_lines
+from .workspace import Result, Workspace
+
+MODES = (
+    "search_replace_multi",
+    "search_replace",
+    "anchored",
+    "diff_block",
+    "apply_diff",
+    "patch",
+    "off",
+)
+DEFAULT_MODE = "search_replace_multi"
+DIALECTS = ("openai", "anthropic", "mcp")
+PROFILES = {
+    "nano": {"max_params_b": 4.0, "mode": "diff_block"},  # write_file + SEARCH/REPLACE text
+    "minimal": {"max_params_b": 15.0, "mode": "search_replace"},  # write_file + edit_file
+    "full": {"max_params_b": None, "mode": DEFAULT_MODE},
+}
+
+_RULES = (
+    "Rules: the search text must match the file exactly once (copy it from read_file, "
+    "without the line numbers); add surrounding lines to make it unique. Edits apply in "
+    "order, each seeing the previous ones, and all or nothing: if one fails, nothing is "
+    "written and you get the reason. Pass the file_id from read_file to make sure you edit "
+    "the version you read."
+)
+
+
+def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+_PATH = {"type": "string", "description": "File path relative to the project root."}
+_FILE_ID = {
+    "type": "string",
+    "description": "The file_id read_file gave for this file (optional; refuses a stale edit).",
+}
+_LINES = {"type": "array", "items": {"type": "string"}}
+
+_TOOLS: dict[str, dict[str, Any]] = {
+    "read_file": {
+        "description": (
+            "Read a file: its lines numbered, and its file_id. Read a file before editing "
+            "it; edits are matched against what you read."
+        ),
+        "schema": _schema(
+            {
+                "path": _PATH,
+                "start_line": {"type": "integer", "minimum": 1},
+                "end_line": {"type": "integer", "minimum": 1},
+            },
+            ["path"],
+        ),
+        "example": {"path": "src/app.py"},
+    },
+    "write_file": {
+        "description": (
+            "Create a file, or replace a whole file's content. Prefer an edit for small "
+            "changes to big files; send the whole file when most of it changes."
+        ),
+        "schema": _schema(
+            {"path": _PATH, "content": {"type": "string"}, "file_id": _FILE_ID}, ["path", "content"]
+        ),
+        "example": {"path": "docs/notes.md", "content": "# Notes\n"},
+    },
+    "edit_file:search_replace_multi": {
+        "name": "edit_file",
+        "description": (
+            "Edit files: each edit replaces old_string (copied exactly from the file, "
+            "including indentation) with new_string. Several edits, in several files, go in "
+            "one call. Set replace_all to change every occurrence of old_string. " + _RULES
+        ),
+        "schema": _schema(
+            {
+                "edits": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": _schema(
+                        {
+                            "path": _PATH,
+                            "old_string": {"type": "string"},
+                            "new_string": {"type": "string"},
+                            "replace_all": {"type": "boolean"},
+                            "file_id": _FILE_ID,
+                        },
+                        ["path", "old_string", "new_string"],
+                    ),
+                }
+            },
+            ["edits"],
+        ),
+        "example": {
+            "edits": [
+                {
+                    "path": "src/app.py",
+                    "old_string": "def run():\n    return 1\n",
+                    "new_string": "def run():\n    return 2\n",
+                }
+            ]
+        },
+    },
+    "edit_file:search_replace": {
+        "name": "edit_file",
+        "description": (
+            "Edit a file: replace old_string (copied exactly from the file, including "
+            "indentation) with new_string. Set replace_all to change every occurrence. " + _RULES
+        ),
+        "schema": _schema(
+            {
+                "path": _PATH,
+                "old_string": {"type": "string"},
+                "new_string": {"type": "string"},
+                "replace_all": {"type": "boolean"},
+                "file_id": _FILE_ID,
+            },
+            ["path", "old_string", "new_string"],
+        ),
+        "example": {"path": "src/app.py", "old_string": "return 1", "new_string": "return 2"},
+    },
+    "edit_file:anchored": {
+        "name": "edit_file",
+        "description": (
+            "Edit a file by anchors: each change replaces the lines from `start` through "
+            "`end` (lines quoted exactly from the file; leave `end` out to replace just the "
+            "`start` lines) with `content`. `start` must match one place only. " + _RULES
+        ),
+        "schema": _schema(
+            {
+                "path": _PATH,
+                "changes": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": _schema(
+                        {"start": _LINES, "end": _LINES, "content": _LINES},
+                        ["start", "content"],
+                    ),
+                },
+                "file_id": _FILE_ID,
+            },
+            ["path", "changes"],
+        ),
+        "example": {
+            "path": "src/app.py",
+            "changes": [
+                {
+                    "start": ["def run():"],
+                    "end": ["    return 1"],
+                    "content": ["def run():", "    return 2"],
+                }
+            ],
+        },
+    },
+    "diff_edit": {
+        "description": (
+            "Edit a file with SEARCH/REPLACE blocks:\n<<<<<<< SEARCH\nlines copied exactly "
+            "from the file\n=======\nthe new lines\n>>>>>>> REPLACE\nSeveral blocks may follow "
+            "each other. " + _RULES
+        ),
+        "schema": _schema(
+            {"path": _PATH, "diff": {"type": "string"}, "file_id": _FILE_ID}, ["path", "diff"]
+        ),
+        "example": {
+            "path": "src/app.py",
+            "diff": "<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n",
+        },
+    },
+    "apply_diff": {
+        "description": (
+            "Edit a file with SEARCH/REPLACE blocks that say where they start:\n<<<<<<< SEARCH\n"
+            ":start_line:12\n-------\nlines copied exactly from the file\n=======\nthe new "
+            "lines\n>>>>>>> REPLACE\nstart_line is a hint that picks between equal places. "
+            "Escape a marker line inside the content with a backslash (\\=======). " + _RULES
+        ),
+        "schema": _schema(
+            {"path": _PATH, "diff": {"type": "string"}, "file_id": _FILE_ID}, ["path", "diff"]
+        ),
+        "example": {
+            "path": "src/app.py",
+            "diff": "<<<<<<< SEARCH\n:start_line:2\n-------\n    return 1\n=======\n    return 2"
+            "\n>>>>>>> REPLACE\n",
+        },
+    },
+    "apply_patch": {
+        "description": (
+            "Change files with a patch:\n*** Begin Patch\n*** Update File: PATH\n@@ optional "
+            "line such as a def or class header\n context line\n-removed line\n+added line\n"
+            "*** Add File: PATH\n+line\n*** Delete File: PATH\n*** End Patch\nUse *** Move to: "
+            "NEWPATH after an Update File line to rename. " + _RULES
+        ),
+        "schema": _schema({"input": {"type": "string"}}, ["input"]),
+        "example": {
+            "input": "*** Begin Patch\n*** Update File: src/app.py\n@@ def run():\n-    return 1"
+            "\n+    return 2\n*** End Patch\n"
+        },
+    },
+    "status": {
+        "description": (
+            "List the files of this session with their review status: M modified, A added, "
+            "D deleted by you and pending review; ~ changed on disk since you read it; ~M both."
+        ),
+        "schema": _schema({}, []),
+        "example": {},
+    },
+}
+
+_MODE_TOOL = {
+    "search_replace_multi": "edit_file:search_replace_multi",
+    "search_replace": "edit_file:search_replace",
+    "anchored": "edit_file:anchored",
+    "diff_block": "diff_edit",
+    "apply_diff": "apply_diff",
+    "patch": "apply_patch",
+    "off": None,
+}
+
+TEXT_EDITOR = "str_replace_based_edit_tool"
+_TEXT_EDITOR: dict[str, Any] = {
+    "description": (
+        "View and edit files (Anthropic text editor commands): view (path, view_range), create "
+        "(path, file_text), str_replace (path, old_str, new_str: old_str must match once), "
+        "insert (path, insert_line, new_str: inserted after that line, 0 for the top), "
+        "undo_edit (path)."
+    ),
+    "schema": _schema(
+        {
+            "command": {
+                "type": "string",
+                "enum": ["view", "create", "str_replace", "insert", "undo_edit"],
+            },
+            "path": _PATH,
+            "file_text": {"type": "string"},
+            "old_str": {"type": "string"},
+            "new_str": {"type": "string"},
+            "insert_line": {"type": "integer", "minimum": 0},
+            "insert_text": {"type": "string"},
+            "view_range": {"type": "array", "items": {"type": "integer"}, "maxItems": 2},
+        },
+        ["command", "path"],
+    ),
+    "example": {
+        "command": "str_replace",
+        "path": "src/app.py",
+        "old_str": "return 1",
+        "new_str": "return 2",
+    },
+}
+
+
+def tool_names(mode: str) -> list[str]:
+    """The tool keys of ``mode``: read_file, write_file, its edit tool, status."""
+    if mode not in MODES:
+        raise ValueError(f"unknown diff_mode {mode!r}; expected one of {MODES}")
+    edit = _MODE_TOOL[mode]
+    return ["read_file", "write_file", *([edit] if edit else []), "status"]
+
+
+def _spec(key: str) -> dict[str, Any]:
+    return _TEXT_EDITOR if key == TEXT_EDITOR else _TOOLS[key]
+
+
+def describe(key: str) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
+    """(name, description with its example call, JSON schema, example arguments)."""
+    spec = _spec(key)
+    name = spec.get("name", key.split(":")[0])
+    example = spec["example"]
+    text = spec["description"] + "\nExample: " + json.dumps(example)
+    return name, text, copy.deepcopy(spec["schema"]), copy.deepcopy(example)
+
+
+def tool_definitions(
+    mode: str = DEFAULT_MODE, dialect: str = "openai", *, text_editor: bool = False
+) -> list[dict[str, Any]]:
+    """The tools of ``mode`` as ``dialect`` declares them (OpenAI function tools, Anthropic
+    tools, or MCP tools); ``text_editor`` adds Anthropic's text-editor tool."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
+    keys = tool_names(mode) + ([TEXT_EDITOR] if text_editor else [])
+    out = []
+    for key in keys:
+        name, text, schema, _ = describe(key)
+        if dialect == "openai":
+            out.append(
+                {
+                    "type": "function",
+                    "function": {"name": name, "description": text, "parameters": schema},
+                }
+            )
+        elif dialect == "anthropic":
+            out.append({"name": name, "description": text, "input_schema": schema})
+        else:
+            out.append({"name": name, "description": text, "inputSchema": schema})
+    return out
+
+
+# -- profiles ------------------------------------------------------------------------------------
+_SIZE = re.compile(r"(?<![\w.])(?:(\d+)x)?(\d+(?:\.\d+)?)\s*[bB](?![a-zA-Z])")
+
+
+def parameters_b(model: str) -> float | None:
+    """Billions of parameters a model name states (``llama3.2:3b`` -> 3.0), or None."""
+    best = None
+    for m in _SIZE.finditer(model.replace("_", "-")):
+        experts = int(m.group(1) or 1)
+        size = float(m.group(2)) * experts
+        best = size if best is None else max(best, size)
+    return best
+
+
+def profile_for(model: str) -> str:
+    """``nano`` (up to 4B parameters), ``minimal`` (up to 15B), else ``full`` (also when the
+    name states no size: hosted models are large)."""
+    size = parameters_b(model)
+    if size is None:
+        return "full"
+    for name in ("nano", "minimal"):
+        limit = PROFILES[name]["max_params_b"]
+        assert isinstance(limit, float)
+        if size <= limit:
+            return name
+    return "full"
+
+
+def mode_for(profile: str | None = None, model: str | None = None, mode: str | None = None) -> str:
+    """The diff_mode to use: an explicit ``mode`` wins, then the profile (given or inferred
+    from the model name), else the default."""
+    if mode:
+        if mode not in MODES:
+            raise ValueError(f"unknown diff_mode {mode!r}; expected one of {MODES}")
+        return mode
+    if profile is None and model:
+        profile = profile_for(model)
+    if profile is None:
+        return DEFAULT_MODE
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {tuple(PROFILES)}")
+    value = PROFILES[profile]["mode"]
+    assert isinstance(value, str)
+    return value
+
+
+# -- dispatch ------------------------------------------------------------------------------------
+@dataclass
+class ToolResult:
+    """What a tool call gives back: the text the model reads, whether it is an error, and the
+    structured result (``Result.to_dict()`` for edits)."""
+
+    text: str
+    is_error: bool = False
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+class ToolLayer:
+    """Runs a model's tool calls against a root, with a session.
+
+    ``require_read`` (on by default here: the model talks to files through read_file) refuses
+    edits to existing files it was never shown; ``review`` keeps outputs pending.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        mode: str = DEFAULT_MODE,
+        review: bool = False,
+        require_read: bool = True,
+        guidance: str | None = None,
+        max_exchanges: int | None = None,
+        threshold: float | None = None,
+    ) -> None:
+        self.mode = mode_for(mode=mode)
+        self.review = review
+        self.guidance = guidance
+        self.max_exchanges = max_exchanges
+        self.session = Session(root)
+        self.ws = Workspace(
+            root, session=self.session, require_read=require_read, threshold=threshold
+        )
+
+    def close(self) -> None:
+        self.session.close()
+
+    def definitions(self, dialect: str = "openai", *, text_editor: bool = False) -> list[dict]:
+        return tool_definitions(self.mode, dialect, text_editor=text_editor)
+
+    def context(self) -> str:
+        return feedback.session_context(
+            self.session, self.ws, guidance=self.guidance, max_exchanges=self.max_exchanges
+        )
+
+    def handle_tool_call(self, name: str, arguments: dict[str, Any] | str) -> ToolResult:
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError as e:
+                return _error(f"{name}: the arguments are not valid JSON ({e.msg})")
+        if not isinstance(arguments, dict):
+            return _error(f"{name}: the arguments must be an object")
+        if name == "read_file":
+            return self._read(arguments)
+        if name == "status":
+            return self._status()
+        if name in (TEXT_EDITOR, "str_replace_editor"):
+            return self._text_editor(arguments)
+        call = json.dumps({"name": name, "arguments": arguments})
+        return self._apply(call, "tool_calls")
+
+    # -- the tools -----------------------------------------------------------------------------
+    def _apply(self, response: str | list[Op], format: str = "auto") -> ToolResult:
+        result = self.ws.apply(response, review=self.review, format=format)
+        return self._answer(result)
+
+    def _answer(self, result: Result) -> ToolResult:
+        text = feedback.report(result, self.ws)
+        context = self.context()
+        if not result.ok or "Advice:" in context:
+            text += "\n\n" + context
+        return ToolResult(text, not result.ok, result.to_dict())
+
+    def _read(self, args: dict[str, Any]) -> ToolResult:
+        path = args.get("path")
+        if not isinstance(path, str):
+            return _error("read_file: missing field 'path' (a string)")
+        first, last = args.get("start_line", 1), args.get("end_line")
+        if not isinstance(first, int) or (last is not None and not isinstance(last, int)):
+            return _error("read_file: start_line and end_line must be integers")
+        try:
+            key = self.ws.key(path)
+            pending = self.session.pending(key)
+            if pending is not None and pending.output is not None:
+                # Edits go on top of the output waiting for review: show that.
+                text, status = pending.output, "pending_output"
+            else:
+                text, status = self.ws.read(key, remember=True).text, "original"
+        except EditError as e:
+            return _error(f"read_file: {e.message}", e)
+        count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        header = f"@file {key} mode=rw status={status} file_id={file_id(text)} lines={count}"
+        body = feedback.numbered(text, first=max(first, 1), last=last) if text else "(empty)"
+        return ToolResult(
+            header + "\n" + body,
+            False,
+            {"path": key, "file_id": file_id(text), "lines": count, "status": status},
+        )
+
+    def _status(self) -> ToolResult:
+        rows = self.ws.status()
+        lines = [f"{r['status'] or ' ':<2} {r['path']}" for r in rows] or ["no files yet"]
+        return ToolResult("\n".join(lines), False, {"files": rows})
+
+    def _text_editor(self, args: dict[str, Any]) -> ToolResult:
+        command, path = args.get("command"), args.get("path")
+        if not isinstance(path, str) or not isinstance(command, str):
+            return _error("text editor: 'command' and 'path' are required strings")
+        if command == "view":
+            rng = args.get("view_range") or [1, None]
+            last = None if len(rng) < 2 or rng[1] in (None, -1) else rng[1]
+            return self._read({"path": path, "start_line": rng[0] or 1, "end_line": last})
+        if command == "create":
+            text = args.get("file_text")
+            if not isinstance(text, str):
+                return _error("create: missing field 'file_text' (a string)")
+            return self._apply([Write(path, text)])
+        if command == "str_replace":
+            old, new = args.get("old_str"), args.get("new_str", "")
+            if not isinstance(old, str) or not isinstance(new, str):
+                return _error("str_replace: 'old_str' and 'new_str' must be strings")
+            return self._apply([Replace(path, old, new)])
+        if command == "insert":
+            return self._insert(path, args)
+        if command == "undo_edit":
+            return self._undo(path)
+        return _error(f"text editor: unknown command {command!r}")
+
+    def _insert(self, path: str, args: dict[str, Any]) -> ToolResult:
+        line = args.get("insert_line")
+        new = args.get("new_str", args.get("insert_text"))
+        if not isinstance(line, int) or not isinstance(new, str):
+            return _error("insert: 'insert_line' (an integer) and 'new_str' are required")
+        try:
+            key = self.ws.key(path)
+            base = self.ws._base(key).base
+        except EditError as e:
+            return _error(f"insert: {e.message}", e)
+        if base is None:
+            return _error(f"insert: {path} does not exist; create it first")
+        parts = split_lines(base)
+        if not 0 <= line <= len(parts):
+            return _error(f"insert: insert_line {line} is outside the file (0 to {len(parts)})")
+        eol = dominant_eol(base)
+        added = [x + eol for x in new.replace("\r\n", "\n").rstrip("\n").split("\n")]
+        open_end = bool(parts) and not parts[-1].endswith("\n")
+        if line == len(parts) and open_end:
+            # After a last line without a newline: that line gets one, the new last one not.
+            parts[-1] += eol
+            added[-1] = added[-1][: -len(eol)]
+        text = "".join(parts[:line] + added + parts[line:])
+        return self._apply([Write(key, text, file_id=file_id(base))])
+
+    def _undo(self, path: str) -> ToolResult:
+        last = self.session.last_commit()
+        key = self.ws.key(path)
+        if last is None or key not in {p for p, _, _ in last.files}:
+            return _error(f"undo_edit: the last change was not to {key}; nothing to undo")
+        return self._answer(self.ws.undo())
+
+
+def _error(message: str, error: EditError | None = None) -> ToolResult:
+    code = error.code if error is not None else "format_invalid"
+    return ToolResult(message, True, {"ok": False, "errors": [{"code": code, "message": message}]})
+
+
+__all__ = [
+    "DEFAULT_MODE",
+    "DIALECTS",
+    "MODES",
+    "PROFILES",
+    "TEXT_EDITOR",
+    "ToolLayer",
+    "ToolResult",
+    "describe",
+    "mode_for",
+    "parameters_b",
+    "profile_for",
+    "tool_definitions",
+    "tool_names",
+]
