@@ -213,3 +213,79 @@ def test_readme_example_output_matches(tmp_path):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shown = readme.split("<!-- apply-output -->")[1].split("```text\n")[1].split("```")[0]
     assert shown == proc.stderr
+
+
+# -- review, undo, schema, profile ---------------------------------------------------------------
+def test_review_workflow_from_the_command_line(project, capsys, monkeypatch):
+    code, out, _ = run(
+        ["apply", "--root", str(project), "--review", "--json"],
+        capsys,
+        FakeStdin(RESPONSE),
+        monkeypatch,
+    )
+    assert code == 0 and json.loads(out)["review"] is True
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
+    code, out, _ = run(["status", "--root", str(project), "--json"], capsys)
+    assert json.loads(out)["files"][0]["status"] == "M"
+    code, out, err = run(["status", "--root", str(project)], capsys)
+    assert err.strip() == "M  a.py"
+    code, out, _ = run(["accept", "--root", str(project), "--json"], capsys)
+    assert code == 0 and json.loads(out)["files"] == [{"path": "a.py", "action": "modified"}]
+    assert (project / "a.py").read_bytes() == b"x = 2\ny = 1\n"
+    code, out, _ = run(["undo", "--root", str(project), "--json"], capsys)
+    assert code == 0 and (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
+    code, out, _ = run(["undo", "--root", str(project), "--json"], capsys)
+    assert code == 1 and json.loads(out)["errors"][0]["message"] == "nothing to undo"
+
+
+def test_merge_and_discard_from_the_command_line(project, capsys, monkeypatch):
+    (project / "a.py").write_bytes(b"x = 1\nmiddle = 0\ny = 1\n")
+    run(["apply", "--root", str(project), "--review"], capsys, FakeStdin(RESPONSE), monkeypatch)
+    (project / "a.py").write_bytes(b"x = 1\nmiddle = 0\ny = 2\n")  # a local change elsewhere
+    code, out, _ = run(["status", "--root", str(project), "--json"], capsys)
+    assert json.loads(out)["files"][0]["status"] == "~M"
+    code, out, _ = run(["accept", "--root", str(project), "--json"], capsys)
+    assert code == 1 and json.loads(out)["errors"][0]["code"] == "conflict"
+    code, out, _ = run(["merge", "a.py", "--root", str(project), "--json"], capsys)
+    assert code == 0 and (project / "a.py").read_bytes() == b"x = 2\nmiddle = 0\ny = 2\n"
+    run(
+        ["apply", "--root", str(project), "--review"],
+        capsys,
+        FakeStdin(RESPONSE.replace("x = 1", "y = 2").replace("x = 2", "y = 3")),
+        monkeypatch,
+    )
+    code, out, _ = run(["discard", "--root", str(project), "--json"], capsys)
+    assert code == 0 and json.loads(out)["files"] == [{"path": "a.py", "action": "discarded"}]
+    assert (project / "a.py").read_bytes() == b"x = 2\nmiddle = 0\ny = 2\n"
+    # Overlapping changes: the merge writes conflict markers and exits 1.
+    run(
+        ["apply", "--root", str(project), "--review"],
+        capsys,
+        FakeStdin(RESPONSE.replace("x = 1", "x = 2").replace("x = 2\n>", "x = 3\n>")),
+        monkeypatch,
+    )
+    (project / "a.py").write_bytes(b"x = 9\nmiddle = 0\ny = 2\n")
+    code, out, _ = run(["merge", "--root", str(project), "--json"], capsys)
+    assert code == 1 and json.loads(out)["files"][0]["conflicts"] == [[1, 7]]
+    assert (project / "a.py").read_bytes().startswith(b"<<<<<<< local\nx = 9\n")
+
+
+def test_schema_and_profile(capsys):
+    code, out, _ = run(["schema", "--mode", "patch", "--dialect", "mcp"], capsys)
+    tools = json.loads(out)
+    assert code == 0 and [t["name"] for t in tools] == [
+        "read_file",
+        "write_file",
+        "apply_patch",
+        "status",
+    ]
+    assert "inputSchema" in tools[0]
+    assert main(["schema", "--dialect", "klingon"]) == 2
+    code, out, _ = run(["profile", "llama3.2:3b", "--json"], capsys)
+    assert json.loads(out) == {
+        "model": "llama3.2:3b",
+        "parameters_b": 3.0,
+        "profile": "nano",
+        "mode": "diff_block",
+        "tools": ["read_file", "write_file", "diff_edit", "status"],
+    }

@@ -25,6 +25,9 @@ MARGIN = 0.02
 PROBES = 3  # from three lines: two typos cannot hide the place from all of them
 PROBE_LIMIT = 400
 LINE_PROBE_MIN = 12  # shorter lines are too common to be worth a pass over the text
+# A refusal looks again with other probes only in texts this small (characters): the report is
+# more useful, and a few more scans of a small text are cheap.
+SECOND_LOOK_LIMIT = 200_000
 REFINE = 4
 SURE = 0.97  # a window this similar holds every line: no need to look for a shifted edge
 REFINE_BELOW = 0.15  # refine windows this far below the threshold: a missing line costs that
@@ -90,13 +93,6 @@ def _candidates(s: Search) -> list[int]:
         hits = s.hits(run, PROBE_LIMIT)
         if len(hits) <= PROBE_LIMIT:
             votes.update(s.window_starts(hits, k))
-    if not votes and not common:
-        # Nothing found: the model may have mistyped the longest token of every probed line.
-        # One more try with each line's second-longest run.
-        for k, run in _second_runs(s)[:PROBES]:
-            hits = s.hits(run, anchors.COMMON)
-            if len(hits) <= anchors.COMMON:
-                votes.update(s.window_starts(hits, k))
     top = max(votes.values(), default=0)
     out = [x for x, v in votes.items() if v >= top - 1]
     if s.hint is not None:
@@ -135,6 +131,25 @@ def _fuzzy_probes(s: Search) -> list[tuple[int, str]]:
             out.append((k, run))
             taken.add(k)
     return out
+
+
+def _second_look(s: Search) -> list[tuple[float, int, int, int]]:
+    """Windows found by each line's second-longest run, scored: when no probe found anything,
+    the model may have mistyped the longest token of every probed line. Only for the report
+    of a refusal (and only in texts small enough for a few more scans to be cheap)."""
+    sc = _Scorer(s)
+    n = len(s.lines)
+    starts: set[int] = set()
+    for k, run in _second_runs(s)[:PROBES]:
+        hits = s.hits(run, anchors.COMMON)
+        if len(hits) <= anchors.COMMON:
+            starts.update(s.window_starts(hits, k))
+    out = []
+    for x in starts:
+        w = s.window(x, n)
+        if w is not None:
+            out.append((sc.score(x, n), x, n, w[1]))
+    return sorted(out, key=lambda r: (-r[0], r[1]))
 
 
 def _second_runs(s: Search) -> list[tuple[int, str]]:
@@ -265,8 +280,11 @@ def fuzzy(s: Search) -> list[Hit]:
 
 def closest(s: Search, k: int = 3) -> list[Region]:
     """The ``k`` best non-overlapping windows, for a ``no_match`` report."""
+    scored = _scored(s)
+    if not scored and s.doc.n < SECOND_LOOK_LIMIT and s.lines:
+        scored = _second_look(s)
     picked: list[tuple[float, int, int, int]] = []
-    for r in _scored(s):
+    for r in scored:
         if r[0] <= 0:
             break
         if all(_apart(r, x) for x in picked):
