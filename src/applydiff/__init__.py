@@ -5,26 +5,54 @@ The matching API::
     >>> import applydiff
     >>> applydiff.replace("a = 1\\nb = 2\\n", "b = 2", "b = 3")
     'a = 1\\nb = 3\\n'
+
+Names load on first use, so that ``import applydiff`` (and ``applydiff --help``) stay fast.
 """
 
-from .engine import Changeset, EditReport, FileChange, OpError, apply_ops
-from .errors import (
-    CODES,
-    Ambiguous,
-    EditError,
-    FileIdMismatch,
-    FormatInvalid,
-    NoMatch,
-    Region,
-    WriteConflict,
-)
-from .formats import FORMATS, parse
-from .ir import Anchored, Delete, Move, Op, Replace, Write, op_to_dict
-from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
-from .text import file_id
-from .workspace import FileText, Result, Workspace
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# name -> module that defines it
+_EXPORTS = {
+    "Changeset": "engine",
+    "EditReport": "engine",
+    "FileChange": "engine",
+    "OpError": "engine",
+    "apply_ops": "engine",
+    "CODES": "errors",
+    "Ambiguous": "errors",
+    "EditError": "errors",
+    "FileIdMismatch": "errors",
+    "FormatInvalid": "errors",
+    "NoMatch": "errors",
+    "Region": "errors",
+    "WriteConflict": "errors",
+    "FORMATS": "formats",
+    "parse": "formats",
+    "Anchored": "ir",
+    "Delete": "ir",
+    "Move": "ir",
+    "Op": "ir",
+    "Replace": "ir",
+    "Write": "ir",
+    "op_to_dict": "ir",
+    "DEFAULT_THRESHOLD": "match",
+    "TIERS": "match",
+    "Match": "match",
+    "locate": "match",
+    "replace": "match",
+    "Session": "session",
+    "file_id": "text",
+    "ToolLayer": "tools",
+    "ToolResult": "tools",
+    "FileText": "workspace",
+    "Result": "workspace",
+    "Workspace": "workspace",
+}
 
 __all__ = [
     "CODES",
@@ -49,6 +77,9 @@ __all__ = [
     "Region",
     "Replace",
     "Result",
+    "Session",
+    "ToolLayer",
+    "ToolResult",
     "Workspace",
     "Write",
     "WriteConflict",
@@ -60,3 +91,37 @@ __all__ = [
     "parse",
     "replace",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'applydiff' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from .engine import Changeset, EditReport, FileChange, OpError, apply_ops
+    from .errors import (
+        CODES,
+        Ambiguous,
+        EditError,
+        FileIdMismatch,
+        FormatInvalid,
+        NoMatch,
+        Region,
+        WriteConflict,
+    )
+    from .formats import FORMATS, parse
+    from .ir import Anchored, Delete, Move, Op, Replace, Write, op_to_dict
+    from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
+    from .session import Session
+    from .text import file_id
+    from .tools import ToolLayer, ToolResult
+    from .workspace import FileText, Result, Workspace

@@ -72,6 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    p = sub.add_parser("serve", help="run the MCP server (stdio) for a root")
+    p.add_argument("--root", default=".", help="the project root (default: .)")
+    p.add_argument("--mode", default=None, help="diff mode (default: from the profile)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--model", default=None, help="pick the profile from this model name")
+    group.add_argument("--profile", default=None, help="nano, minimal or full")
+    p.add_argument("--review", action="store_true", help="keep outputs pending for review")
+    p.add_argument("--text-editor", action="store_true", help="also expose the text-editor tool")
+
     p = sub.add_parser("parse", help="read a model's response and print the edits it holds")
     p.add_argument("file", metavar="FILE", help="the response (a path, or - for stdin)")
     p.add_argument("--format", default="auto", help="auto (default) or one format name")
@@ -352,6 +361,28 @@ def console() -> Any:
     return Console(stderr=True, highlight=False)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .tools import mode_for
+
+    try:
+        mode = mode_for(profile=args.profile, model=args.model, mode=args.mode)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    try:
+        from .mcp_server import serve
+    except ModuleNotFoundError as e:
+        raise UsageError(
+            f"the MCP server needs the mcp package ({e.name} is missing): "
+            "pip install 'applydiff[mcp]'"
+        ) from None
+    import os
+
+    if not os.path.isdir(args.root):
+        raise UsageError(f"the root {args.root!r} is not a directory")
+    serve(args.root, mode=mode, review=args.review, text_editor=args.text_editor)
+    return EXIT_OK
+
+
 COMMANDS = {
     "apply": cmd_apply,
     "call": cmd_call,
@@ -363,6 +394,7 @@ COMMANDS = {
     "undo": cmd_resolve,
     "schema": cmd_schema,
     "profile": cmd_profile,
+    "serve": cmd_serve,
 }
 
 

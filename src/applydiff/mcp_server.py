@@ -1,0 +1,118 @@
+"""``applydiff serve``: the tool layer as a stdio MCP server (the ``mcp`` SDK, 2.x).
+
+Every tool of the chosen mode (and ``read_file``, ``status``) is registered on an
+``MCPServer`` under the name and with the JSON schema the tool layer defines. A call goes to
+``ToolLayer.handle_tool_call`` behind a lock (the SDK runs synchronous tools in worker
+threads, and a commit must not interleave with another); its feedback text is the result's
+text, the ``Result`` its structured content, and a failed edit is raised as the SDK's
+``ToolError`` so the model reads the reason. Nothing but the protocol goes to stdout.
+
+Imported only by ``serve``: ``applydiff --help`` and the library never load the SDK.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import os
+import threading
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent
+
+from . import __version__
+from .tools import TEXT_EDITOR, ToolLayer, describe, tool_names
+
+log = logging.getLogger("applydiff.serve")
+
+INSTRUCTIONS = """applydiff edits files in {root} for you, safely.
+Rules:
+- Read a file with read_file before editing it: edits are matched against what you read, and
+  an edit to a file you have not read is refused (not_read).
+- The text you search for must match one place only; copy it from read_file (without the
+  line numbers) and add surrounding lines if it is not unique. Set replace_all to change every
+  occurrence.
+- Pass the file_id from read_file so an edit never lands on a version you did not see.
+- Several edits in one call apply in order, each seeing the previous ones, and all or none:
+  if one fails, nothing is written, and the error says why and what to send next.
+- To change most of a file, send the whole file with write_file.{review}"""
+
+REVIEW_NOTE = (
+    "\n- Review mode: your changes are kept pending for a person to accept; read_file shows "
+    "them (status=pending_output) and later edits build on them."
+)
+
+
+def _signature(schema: dict[str, Any]) -> inspect.Signature:
+    """A keyword-only signature with the schema's top-level fields (required ones first), so
+    the SDK's argument model takes exactly those fields; the tool layer checks their types."""
+    required = set(schema.get("required", []))
+    params = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Any)
+        for name in schema.get("properties", {})
+        if name in required
+    ] + [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any)
+        for name in schema.get("properties", {})
+        if name not in required
+    ]
+    return inspect.Signature(params, return_annotation=CallToolResult)
+
+
+def build_server(
+    root: str | os.PathLike[str],
+    *,
+    mode: str,
+    review: bool = False,
+    text_editor: bool = False,
+) -> tuple[MCPServer, ToolLayer]:
+    """The MCP server for ``root`` and the tool layer behind it."""
+    layer = ToolLayer(root, mode=mode, review=review, require_read=True)
+    server = MCPServer(
+        "applydiff",
+        version=__version__,
+        instructions=INSTRUCTIONS.format(root=layer.ws.root, review=REVIEW_NOTE if review else ""),
+    )
+    lock = threading.Lock()
+    keys = tool_names(layer.mode) + ([TEXT_EDITOR] if text_editor else [])
+    for key in keys:
+        name, description, schema, _ = describe(key)
+
+        def call(_name: str = name, **arguments: Any) -> CallToolResult:
+            args = {k: v for k, v in arguments.items() if v is not None}
+            with lock:
+                answer = layer.handle_tool_call(_name, args)
+            if answer.is_error:
+                raise ToolError(answer.text)
+            return CallToolResult(
+                content=[TextContent(type="text", text=answer.text)],
+                structured_content=answer.result,
+            )
+
+        call.__signature__ = _signature(schema)  # type: ignore[attr-defined]
+        call.__name__ = name
+        server.add_tool(call, name=name, description=description, structured_output=False)
+        # The schema the model sees is the tool layer's own (descriptions, nesting, limits).
+        tool = server._tool_manager.get_tool(name)
+        assert tool is not None
+        tool.parameters = schema
+    return server, layer
+
+
+def serve(
+    root: str | os.PathLike[str],
+    *,
+    mode: str,
+    review: bool = False,
+    text_editor: bool = False,
+) -> None:
+    """Run the server over stdio until the client goes away."""
+    logging.basicConfig(level=logging.INFO, format="applydiff serve: %(message)s")
+    server, layer = build_server(root, mode=mode, review=review, text_editor=text_editor)
+    log.info("serving %s (mode %s%s)", layer.ws.root, layer.mode, ", review" if review else "")
+    try:
+        server.run("stdio")
+    finally:
+        layer.close()
