@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import applydiff
-from corpus import FUZZY_KINDS, KINDS, REFUSE_KINDS, Case, generate
+from applydiff.bench.corpus import FUZZY_KINDS, KINDS, REFUSE_KINDS, Case, generate
 
 try:  # the tier that answered, without a second lookup
     from applydiff.match import replace_with_matches

@@ -32,21 +32,18 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import applydiff
-from corpus import (
-    Edit,
-    change_token,
-    good_block,
-    haystack,
-    load,
-    loose,
-    names_in,
-    occurrences,
-    source_files,
-    typo,
+from applydiff.bench.corpus import source_files
+from applydiff.bench.speed import (
+    BLOCK,
+    SIZES,
+    absent_block,
+    corpus_text,
+    edited,
+    join,
+    pick_block,
+    with_typos,
 )
 
-SIZES = (1_000, 10_000, 100_000)
-BLOCK = 20
 BUDGETS = {"exact": 1.3, "two_typo": 8.0, "absent": 8.0}
 
 
@@ -60,84 +57,6 @@ class Row:
     budget: float
     ok: bool
     found: bool  # exact/two_typo: the result is the clean edit; absent: NoMatch was raised
-
-
-def corpus_text(lines: int, paths: list[str]) -> tuple[str, int]:
-    """Standard-library sources concatenated, cut to ``lines`` lines; and how many files
-    that took (the rest are free for the absent block)."""
-    out: list[str] = []
-    used = 0
-    for p in paths:
-        src = load(p)
-        if src is None:
-            continue
-        used += 1
-        out.extend(src.lines[: src.n])
-        if len(out) >= lines:
-            break
-    return "\n".join(out[:lines]) + "\n", used
-
-
-def pick_block(lines: list[str], start: int) -> int:
-    """The first good, unique 20-line block at or after ``start``."""
-    text = "\n".join(lines)
-    hay = haystack(map(loose, lines))
-    for s in range(start, len(lines) - BLOCK):
-        block = lines[s : s + BLOCK]
-        if not good_block(block) or occurrences(text, "\n".join(block)) != 1:
-            continue
-        if occurrences(hay, haystack(map(loose, block))) == 1:
-            return s
-    raise RuntimeError("no unique block found")
-
-
-def edited(rng: random.Random, block: list[str], exclude: set[int]) -> tuple[Edit, list[str]]:
-    """One middle line of ``block`` changed by a token."""
-    names = names_in(block)
-    for i in range(BLOCK // 2, BLOCK - 1):
-        if i in exclude or not block[i].strip():
-            continue
-        line = change_token(rng, block[i], names)
-        if line is not None:
-            edit = Edit(i, "modify", line)
-            return edit, edit.apply(block)[0]
-    raise RuntimeError("no line to edit")
-
-
-def with_typos(rng: random.Random, block: list[str], avoid: int) -> list[str]:
-    out = list(block)
-    spots = [i for i, x in enumerate(block) if i != avoid and len(x.strip()) >= 8]
-    done = 0
-    for i in rng.sample(spots, len(spots)):
-        wrong = typo(rng, block[i])
-        if wrong is not None:
-            out[i] = wrong
-            done += 1
-            if done == 2:
-                return out
-    raise RuntimeError("could not place two typos")
-
-
-def absent_block(texts: list[str], paths: list[str]) -> list[str]:
-    """A 20-line block from a file none of ``texts`` holds, resembling nothing in them."""
-    keys = set()
-    for t in texts:
-        keys.update(loose(x) for x in t.split("\n"))
-    for p in reversed(paths):
-        src = load(p)
-        if src is None:
-            continue
-        for s in range(0, src.n - BLOCK, 7):
-            block = src.lines[s : s + BLOCK]
-            if not good_block(block) or any("\n".join(block) in t for t in texts):
-                continue
-            if sum(loose(x) in keys for x in block if x.strip()) <= 2:
-                return block
-    raise RuntimeError("no absent block found")
-
-
-def join(lines: list[str]) -> str:
-    return "\n".join(lines) + "\n"
 
 
 def measure(

@@ -81,6 +81,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--review", action="store_true", help="keep outputs pending for review")
     p.add_argument("--text-editor", action="store_true", help="also expose the text-editor tool")
 
+    p = sub.add_parser("bench", help="accuracy and speed next to other edit engines, with charts")
+    p.add_argument("--quick", action="store_true", help="a small run (under a minute)")
+    p.add_argument("--out", default="applydiff-bench", help="directory for the report")
+    p.add_argument("--engines", default=None, help="comma-separated (applydiff,exact,aider,dmp)")
+    p.add_argument("--files", default=None, help="glob of source files (default: the stdlib)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--per-kind", type=int, default=None, help="cases per kind of edit")
+
     p = sub.add_parser("parse", help="read a model's response and print the edits it holds")
     p.add_argument("file", metavar="FILE", help="the response (a path, or - for stdin)")
     p.add_argument("--format", default="auto", help="auto (default) or one format name")
@@ -361,6 +369,39 @@ def console() -> Any:
     return Console(stderr=True, highlight=False)
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .bench import run as bench_run
+
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()] if args.engines else None
+    try:
+        result = bench_run.run(
+            quick=args.quick,
+            engines=engines,
+            files=args.files,
+            seed=args.seed,
+            per_kind=args.per_kind,
+            progress=sys.stderr.isatty() or bool(__import__("os").environ.get("FORCE_COLOR")),
+        )
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    paths = bench_run.write(result, Path(args.out))
+    out = console()
+    for engine in result.accuracy:
+        t = result.totals(engine)
+        out.print(
+            f"{engine}: {t['correct']} correct, {t['whitespace_off']} whitespace off, "
+            f"{t['refused']} refused, {t['misapplied']} misapplied",
+            markup=False,
+            highlight=False,
+        )
+    for note in result.notes:
+        out.print(note, markup=False, highlight=False)
+    out.print(f"report: {paths['report']}", markup=False, highlight=False)
+    return EXIT_OK
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .tools import mode_for
 
@@ -395,6 +436,7 @@ COMMANDS = {
     "schema": cmd_schema,
     "profile": cmd_profile,
     "serve": cmd_serve,
+    "bench": cmd_bench,
 }
 
 
