@@ -289,3 +289,61 @@ def test_schema_and_profile(capsys):
         "mode": "diff_block",
         "tools": ["read_file", "write_file", "diff_edit", "status"],
     }
+
+
+def test_apply_from_the_command_line_can_be_undone(project, capsys, monkeypatch):
+    code, _, _ = run(
+        ["apply", "--root", str(project), "--yes"], capsys, FakeStdin(RESPONSE), monkeypatch
+    )
+    assert code == 0 and (project / "a.py").read_bytes() == b"x = 2\ny = 1\n"
+    call = '{"path": "b.txt", "content": "new\\n"}'
+    code, _, _ = run(["call", "write_file", "--args", call, "--root", str(project)], capsys)
+    assert code == 0 and (project / "b.txt").read_bytes() == b"new\n"
+    code, out, _ = run(["undo", "a.py", "--root", str(project), "--json"], capsys)
+    assert code == 0 and json.loads(out)["files"] == [{"path": "a.py", "action": "restored"}]
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
+    assert (project / "b.txt").exists()
+    code, out, _ = run(["undo", "--root", str(project), "--json"], capsys)
+    assert code == 0 and not (project / "b.txt").exists()
+
+
+def test_a_preview_leaves_no_state_behind(project, capsys, monkeypatch):
+    code, _, _ = run(
+        ["apply", "--root", str(project), "--dry-run"], capsys, FakeStdin(RESPONSE), monkeypatch
+    )
+    assert code == 0 and not (project / ".applydiff").exists()
+
+
+def test_apply_over_a_pending_output_is_refused(project, capsys, monkeypatch):
+    run(["apply", "--root", str(project), "--review"], capsys, FakeStdin(RESPONSE), monkeypatch)
+    other = RESPONSE.replace("x = 1", "y = 1").replace("x = 2", "y = 2")
+    code, out, _ = run(
+        ["apply", "--root", str(project), "--json"], capsys, FakeStdin(other), monkeypatch
+    )
+    assert code == 1 and json.loads(out)["errors"][0]["code"] == "conflict"
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
+
+
+@pytest.mark.parametrize("damage", ["state_is_a_file", "not_a_database", "newer_schema"])
+def test_a_broken_session_store_is_a_usage_error(project, capsys, damage):
+    state = project / ".applydiff"
+    if damage == "state_is_a_file":
+        state.write_text("oops")
+    else:
+        state.mkdir()
+        db = state / "session.db"
+        if damage == "not_a_database":
+            db.write_bytes(b"this is not sqlite" * 100)
+        else:
+            import sqlite3
+
+            con = sqlite3.connect(db)
+            con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            con.execute("INSERT INTO meta VALUES ('schema', '99')")
+            con.commit()
+            con.close()
+    for command in ("status", "undo", "serve"):
+        code, out, err = run([command, "--root", str(project)], capsys)
+        assert code == 2 and out == ""
+        assert err.startswith("applydiff: ") and ".applydiff" in err, err
+    assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"

@@ -228,3 +228,24 @@ def test_anchored_keeps_crlf_of_unchanged_lines():
     text = "a\r\nb\r\nc\r\nd\r\n"
     op = Anchored("t", ("b",), ("b", "B2", "c"), end=("c",))
     assert apply_ops([op], {"t": text}).texts()["t"] == "a\r\nb\r\nB2\r\nc\r\nd\r\n"
+
+
+SCOPED = "".join(f"line {i}\n" for i in range(1, 31)) + (
+    "class A:\n    def f(self):\n        return 1\n    def g(self):\n        return 1\n"
+)
+
+
+def test_errors_below_a_scope_line_count_lines_from_the_top_of_the_file():
+    # The search runs below `class A:` (line 31); the lines it reports are the file's own.
+    miss = Replace("a.py", "        return 9\n", "        return 2\n", scope=("class A:",))
+    cs = apply_ops([miss], {"a.py": SCOPED})
+    err = cs.errors[0].error
+    assert err.code == "no_match"
+    assert [(r.start_line, r.end_line) for r in err.closest[:2]] == [(33, 33), (35, 35)]
+    assert "closest: lines 33-33 (88% similar), lines 35-35 (88% similar)" in err.message
+    # Below the previous edit of the same file, likewise.
+    first = Replace("a.py", "    def f(self):\n", "    def f(self, x):\n")
+    below = Replace("a.py", "        return 9\n", "        return 2\n", after_previous=True)
+    cs = apply_ops([first, below], {"a.py": SCOPED})
+    err = cs.errors[0].error
+    assert [(r.start_line, r.end_line) for r in err.closest[:2]] == [(33, 33), (35, 35)]

@@ -66,8 +66,15 @@ def test_overlapping_local_change_is_a_conflict_and_nothing_is_written(root):
     (root / "app.py").write_text(APP.replace("return 1", "return 11"))
     result = ws.apply([Replace("app.py", "return 1\n", "return 10\n")])
     assert [e["code"] for e in result.errors] == ["conflict"]
-    assert "overlap" in result.errors[0]["message"]
+    assert "touch the same lines" in result.errors[0]["message"]
+    assert "merged lines" not in result.errors[0]["message"]  # numbers of no file the model saw
     assert (root / "app.py").read_text() == APP.replace("return 1", "return 11")
+    # The model is shown the file as it is now (the feedback's writable base), so its next
+    # edit is matched against that and applies.
+    assert ws.session.snapshot("app.py") == APP.replace("return 1", "return 11")
+    again = ws.apply([Replace("app.py", "return 11\n", "return 10\n")])
+    assert again.ok, again.errors
+    assert (root / "app.py").read_text() == APP.replace("return 1", "return 10")
 
 
 def test_base_order_pending_then_snapshot_then_disk(root):

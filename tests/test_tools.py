@@ -118,6 +118,26 @@ def test_examples_from_the_descriptions_run(tmp_path):
         ("mixtral:8x7b", 56.0, "full", "search_replace_multi"),
         ("gpt-4o", None, "full", "search_replace_multi"),
         ("claude-sonnet-4", None, "full", "search_replace_multi"),
+        ("gpt-4o-mini", None, "full", "search_replace_multi"),
+        # Sizes in millions, and the effective sizes gemma3n states.
+        ("smollm2:360m", 0.36, "nano", "diff_block"),
+        ("HuggingFaceTB/SmolLM2-135M-Instruct", 0.135, "nano", "diff_block"),
+        ("gemma3n:e2b", 2.0, "nano", "diff_block"),
+        ("google/gemma-3n-E4B-it", 4.0, "nano", "diff_block"),
+        # Families named without a size: their default tag's size.
+        ("tinyllama", 1.1, "nano", "diff_block"),
+        ("smollm2", 1.7, "nano", "diff_block"),
+        ("phi-2", 2.7, "nano", "diff_block"),
+        ("phi3:mini", 3.8, "nano", "diff_block"),
+        ("microsoft/Phi-3-mini-4k-instruct", 3.8, "nano", "diff_block"),
+        ("phi4-mini", 3.8, "nano", "diff_block"),
+        ("phi4", 14.0, "minimal", "search_replace"),
+        ("llama3.2", 3.0, "nano", "diff_block"),
+        ("llama3.1:latest", 8.0, "minimal", "search_replace"),
+        ("llama3.3", None, "full", "search_replace_multi"),
+        ("qwen2.5-coder", 7.0, "minimal", "search_replace"),
+        ("qwen2.5-coder:latest", 7.0, "minimal", "search_replace"),
+        ("gemma3n", 4.0, "nano", "diff_block"),
     ],
 )
 def test_profiles_from_model_names(model, size, profile, mode):
@@ -217,7 +237,18 @@ def test_text_editor_commands(layer, tmp_path):
         te, {"command": "insert", "path": "new.txt", "insert_line": 9, "new_str": "x"}
     )
     assert r.is_error and "outside the file" in r.text
-    assert layer.handle_tool_call(te, {"command": "undo_edit", "path": "app.py"}).is_error
+    # undo_edit takes back the last change to that file, whatever came after in others.
+    r = layer.handle_tool_call(te, {"command": "undo_edit", "path": "app.py"})
+    assert not r.is_error and r.text == "Undid the last change to app.py: restored."
+    assert (tmp_path / "app.py").read_text() == APP
+    assert (tmp_path / "new.txt").read_text() == "hi\nthere\n"
+    r = layer.handle_tool_call(te, {"command": "undo_edit", "path": "app.py"})
+    assert r.is_error and "no change to app.py to undo" in r.text
+    assert not layer.handle_tool_call(te, {"command": "undo_edit", "path": "new.txt"}).is_error
+    assert (tmp_path / "new.txt").read_text() == "hi\n"
+    r = layer.handle_tool_call(te, {"command": "undo_edit", "path": "new.txt"})
+    assert r.text == "Undid the last change to new.txt: deleted."
+    assert not (tmp_path / "new.txt").exists()
 
 
 def test_review_mode_keeps_outputs_pending(tmp_path):
@@ -391,3 +422,174 @@ def test_recorded_loop_fails_then_applies_from_the_retry_context(tmp_path):
     assert (tmp_path / "app.py").read_text() == APP.replace("return 1", "return CONFIG.answer")
     assert t.session.count("exchanges") == 2 and t.session.count("errors") == 1
     t.close()
+
+
+def test_a_new_file_gets_no_advice_to_send_it_whole(tmp_path):
+    t = ToolLayer(tmp_path)
+    t.handle_tool_call("write_file", {"path": "new.py", "content": "a = 1\n"})
+    for i in range(9):
+        r = t.handle_tool_call(
+            "edit_file",
+            {
+                "edits": [
+                    {"path": "new.py", "old_string": f"a = {i + 1}", "new_string": f"a = {i + 2}"}
+                ]
+            },
+        )
+        assert not r.is_error, r.text
+    ctx = t.context()
+    assert "- new.py: 10 patch(es), new file" in ctx
+    assert "Advice:" not in ctx
+    t.close()
+
+
+def test_reading_again_resets_the_failure_run(layer):
+    layer.handle_tool_call("read_file", {"path": "app.py"})
+    for _ in range(3):
+        layer.handle_tool_call(
+            "edit_file",
+            {"edits": [{"path": "app.py", "old_string": "absent text here", "new_string": "x"}]},
+        )
+    assert "3 failed edits in a row" in layer.context()
+    layer.handle_tool_call("read_file", {"path": "app.py"})
+    assert "failed edits in a row" not in layer.context()
+
+
+def test_a_new_layer_is_a_new_conversation(tmp_path):
+    (tmp_path / "app.py").write_text(APP)
+    first = ToolLayer(tmp_path, review=True)
+    first.handle_tool_call("read_file", {"path": "app.py"})
+    first.handle_tool_call(
+        "edit_file",
+        {"edits": [{"path": "app.py", "old_string": "return 1", "new_string": "return 10"}]},
+    )
+    first.handle_tool_call("read_file", {"path": "other.py"})  # an error, counted
+    first.close()
+    second = ToolLayer(tmp_path, review=True)
+    assert second.session.snapshot("app.py") is None  # it was shown nothing yet
+    assert second.session.count("exchanges") == 0
+    assert "Modified: none" in second.context()
+    assert second.session.pending("app.py") is not None  # the review output stays
+    r = second.handle_tool_call(
+        "edit_file",
+        {"edits": [{"path": "app.py", "old_string": "return 2", "new_string": "return 20"}]},
+    )
+    assert r.is_error and "not_read" in r.text
+    seen = second.handle_tool_call("read_file", {"path": "app.py"})
+    assert "status=pending_output" in seen.text and "return 10" in seen.text
+    r = second.handle_tool_call(
+        "edit_file",
+        {"edits": [{"path": "app.py", "old_string": "return 2", "new_string": "return 20"}]},
+    )
+    assert not r.is_error, r.text
+    expected = APP.replace("return 1", "return 10").replace("return 2", "return 20")
+    assert second.session.pending("app.py").output == expected
+    second.close()
+
+
+# -- read_file and the text editor's edge cases --------------------------------------------------
+def test_read_file_shows_the_whole_requested_range(tmp_path):
+    (tmp_path / "long.py").write_text("".join(f"x{i} = {i}\n" for i in range(1, 2501)))
+    t = ToolLayer(tmp_path)
+    r = t.handle_tool_call("read_file", {"path": "long.py", "start_line": 100, "end_line": 1100})
+    lines = r.text.split("\n")
+    assert lines[1] == " 100| x100 = 100" and lines[-1] == "1100| x1100 = 1100"
+    assert len(lines) == 1 + 1001 and "not shown" not in r.text
+    r = t.handle_tool_call("read_file", {"path": "long.py"})
+    lines = r.text.split("\n")
+    assert lines[2000] == "2000| x2000 = 2000"
+    assert lines[-1] == (
+        "... (lines 2001-2500 not shown: at most 2000 lines per call; read_file with "
+        "start_line=2001 for the next)"
+    )
+    r = t.handle_tool_call("read_file", {"path": "long.py", "start_line": 2001})
+    assert r.text.split("\n")[1] == "2001| x2001 = 2001" and r.text.endswith("2500| x2500 = 2500")
+    r = t.handle_tool_call("read_file", {"path": "long.py", "start_line": 3000})
+    assert r.is_error and "past the end of long.py (2500 lines)" in r.text
+    r = t.handle_tool_call("read_file", {"path": "long.py", "start_line": 9, "end_line": 3})
+    assert r.is_error and "the range 9-3 is empty" in r.text
+    t.close()
+
+
+def test_read_file_of_a_file_deleted_in_review(tmp_path):
+    (tmp_path / "app.py").write_text(APP)
+    t = ToolLayer(tmp_path, review=True)
+    t.handle_tool_call("read_file", {"path": "app.py"})
+    patch = "*** Begin Patch\n*** Delete File: app.py\n*** End Patch\n"
+    assert not t.handle_tool_call("apply_patch", {"input": patch}).is_error
+    assert (tmp_path / "app.py").read_text() == APP
+    r = t.handle_tool_call("read_file", {"path": "app.py"})
+    assert r.is_error and "deleted in the changes pending review" in r.text
+    t.close()
+
+
+def test_undo_edit_in_review_mode_takes_back_the_last_pending_edit(tmp_path):
+    (tmp_path / "app.py").write_text(APP)
+    t = ToolLayer(tmp_path, review=True)
+    te = TEXT_EDITOR
+    t.handle_tool_call(te, {"command": "view", "path": "app.py"})
+    for old, new in (("return 1", "return 10"), ("return 2", "return 20")):
+        args = {"command": "str_replace", "path": "app.py", "old_str": old, "new_str": new}
+        assert not t.handle_tool_call(te, args).is_error
+    r = t.handle_tool_call(te, {"command": "undo_edit", "path": "app.py"})
+    assert r.text == "Undid the last edit of app.py: the output before it is pending review again."
+    assert t.session.pending("app.py").output == APP.replace("return 1", "return 10")
+    r = t.handle_tool_call(te, {"command": "undo_edit", "path": "app.py"})
+    assert (
+        r.text == "Undid the last edit of app.py: nothing is pending for it now; it is as on disk."
+    )
+    assert t.session.pending("app.py") is None and (tmp_path / "app.py").read_text() == APP
+    t.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"command": "undo_edit", "path": "../outside.py"}, "outside the project root"),
+        ({"command": "view", "path": "app.py", "view_range": ["1"]}, "view_range must be"),
+        ({"command": "view", "path": "app.py", "view_range": [True, 2]}, "view_range must be"),
+        ({"command": "view", "path": "app.py", "view_range": [1, 2, 3]}, "view_range must be"),
+        ({"command": "view", "path": "app.py", "view_range": [0, 2]}, "lines count from 1"),
+        ({"command": "view", "path": "app.py", "view_range": [5, 2]}, "the range 5-2 is empty"),
+        ({"command": "view", "path": "app.py", "view_range": [40, -1]}, "past the end"),
+        (
+            {"command": "insert", "path": "app.py", "insert_line": True, "new_str": "x"},
+            "'insert_line' (an integer)",
+        ),
+        ({"command": "insert", "path": "app.py", "insert_line": 1, "new_str": ""}, "is empty"),
+    ],
+)
+def test_text_editor_refuses_bad_arguments_with_a_reason(layer, tmp_path, args, message):
+    layer.handle_tool_call("read_file", {"path": "app.py"})
+    r = layer.handle_tool_call(TEXT_EDITOR, args)
+    assert r.is_error and message in r.text, r.text
+    assert (tmp_path / "app.py").read_text() == APP
+
+
+def test_text_editor_insert_keeps_blank_lines(layer, tmp_path):
+    layer.handle_tool_call("read_file", {"path": "app.py"})
+    args = {
+        "command": "insert",
+        "path": "app.py",
+        "insert_line": 2,
+        "new_str": "\n\ndef mid():\n    pass\n",
+    }
+    r = layer.handle_tool_call(TEXT_EDITOR, args)
+    assert not r.is_error, r.text
+    assert (tmp_path / "app.py").read_text() == (
+        "def run():\n    return 1\n\n\ndef mid():\n    pass\n\n\ndef other():\n    return 2\n"
+    )
+
+
+def test_a_conflict_shows_the_file_as_it_is_now_and_the_retry_applies(layer, tmp_path):
+    layer.handle_tool_call("read_file", {"path": "app.py"})
+    (tmp_path / "app.py").write_text(APP.replace("return 1", "return 11"))  # a person's edit
+    edit = {"path": "app.py", "old_string": "return 1\n", "new_string": "return 10\n"}
+    r = layer.handle_tool_call("edit_file", {"edits": [edit]})
+    assert r.is_error and "conflict: the file changed on disk" in r.text
+    assert "merged lines" not in r.text
+    assert "2|     return 11" in r.text  # the writable base is the disk now
+    edit["old_string"] = "return 11\n"
+    r = layer.handle_tool_call("edit_file", {"edits": [edit]})
+    assert not r.is_error, r.text
+    assert (tmp_path / "app.py").read_text() == APP.replace("return 1", "return 10")

@@ -55,11 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
         ("accept", "write pending outputs to disk"),
         ("discard", "drop pending outputs"),
         ("merge", "three-way merge pending outputs with the files on disk"),
-        ("undo", "restore the files of the last commit"),
+        ("undo", "restore the files of the last commit (or one file's last change)"),
     ):
         p = sub.add_parser(name, help=text)
         if name in ("accept", "discard", "merge"):
             p.add_argument("paths", metavar="PATH", nargs="*", help="only these files")
+        if name == "undo":
+            p.add_argument(
+                "path", metavar="PATH", nargs="?", help="only this file, from its last change"
+            )
         p.add_argument("--root", default=".", help="the project root (default: .)")
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -150,17 +154,27 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def open_workspace(args: argparse.Namespace, *, session: bool = False) -> Any:
+def open_workspace(args: argparse.Namespace, *, store: bool = True) -> Any:
+    """The root as a person at a terminal works on it: edits go against the disk (or, in
+    review mode, the outputs pending review), and every commit is recorded for ``undo``.
+    Without ``store`` (a preview) the session store is used only if the root has one."""
+    from pathlib import Path
+
     from .errors import EditError
+    from .policy import STATE_DIR
+    from .session import SessionError
     from .workspace import Workspace
 
     threshold = getattr(args, "threshold", None)
     if threshold is not None and not 0.0 < threshold <= 1.0:
         raise UsageError(f"--threshold must be in (0, 1], not {threshold}")
     try:
-        return Workspace(args.root, threshold=threshold, session=session)
-    except EditError as e:
-        raise UsageError(e.message) from None
+        session = store or (Path(args.root) / STATE_DIR / "session.db").is_file()
+        return Workspace(args.root, threshold=threshold, session=session, model_view=False)
+    except (EditError, SessionError) as e:
+        raise UsageError(getattr(e, "message", str(e))) from None
+    except OSError as e:  # the state directory (.applydiff) cannot be made or read
+        raise UsageError(f"cannot use {args.root}: {e.strerror} ({e.filename})") from None
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
@@ -169,9 +183,9 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if args.format not in ("auto", *FORMATS):
         raise UsageError(f"unknown format {args.format!r}; expected auto or one of {FORMATS}")
     text = read_input(args.file)
-    ws = open_workspace(args, session=args.review)
+    ws = open_workspace(args, store=args.review or not args.dry_run)
     if args.review:
-        result = ws.apply(text, review=not args.dry_run, dry_run=args.dry_run, format=args.format)
+        result = ws.apply(text, review=True, dry_run=args.dry_run, format=args.format)
         return report_review(result, args)
     return finish(ws, ws.apply(text, dry_run=True, format=args.format), args)
 
@@ -192,7 +206,7 @@ def report_review(result: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    ws = open_workspace(args, session=True)
+    ws = open_workspace(args)
     rows = ws.status()
     if args.json:
         emit_json({"ok": True, "files": rows})
@@ -207,10 +221,10 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_resolve(args: argparse.Namespace) -> int:
     """accept, discard, merge, undo."""
-    ws = open_workspace(args, session=True)
+    ws = open_workspace(args)
     try:
         if args.command == "undo":
-            result = ws.undo()
+            result = ws.undo(args.path)
         else:
             result = getattr(ws, args.command)(args.paths)
     except Exception as e:  # a path the policy refuses
@@ -227,6 +241,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
             extra = f" ({len(f['conflicts'])} conflict(s))" if f.get("conflicts") else ""
             out.print(f"{f['action']}: {f['path']}{extra}", markup=False, highlight=False)
         show_errors(out, result)
+        show_warnings(out, result)
         if not result.files and result.ok:
             out.print("nothing pending")
     if args.command == "merge":
@@ -276,7 +291,7 @@ def cmd_call(args: argparse.Namespace) -> int:
         arguments = json.loads(args.args)
     except json.JSONDecodeError as e:
         raise UsageError(f"--args is not valid JSON: {e.msg} at column {e.colno}") from None
-    ws = open_workspace(args)
+    ws = open_workspace(args, store=not args.dry_run)
     call = json.dumps({"name": args.tool, "arguments": arguments})
     args.file = "<call>"  # a person at a terminal is asked before writing
     return finish(ws, ws.apply(call, dry_run=True, format="tool_calls"), args)
@@ -299,6 +314,7 @@ def finish(ws: Any, result: Any, args: argparse.Namespace) -> int:
         if out is not None:
             if result.ok:
                 out.print(f"[green]applied[/green] to {len(result.files)} file(s)")
+                show_warnings(out, result)
             else:
                 show_errors(out, result)
     elif out is not None and result.ok:
@@ -356,6 +372,11 @@ def show_errors(out: Any, result: Any) -> None:
         line.append(f" {where}: " if where else ": ")
         line.append(e["message"])
         out.print(line)
+
+
+def show_warnings(out: Any, result: Any) -> None:
+    for w in result.warnings:
+        out.print(f"warning: {w}", markup=False, highlight=False)
 
 
 def console() -> Any:
@@ -418,9 +439,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ) from None
     import os
 
+    from .errors import EditError
+    from .session import SessionError
+
     if not os.path.isdir(args.root):
         raise UsageError(f"the root {args.root!r} is not a directory")
-    serve(args.root, mode=mode, review=args.review, text_editor=args.text_editor)
+    try:
+        serve(args.root, mode=mode, review=args.review, text_editor=args.text_editor)
+    except (EditError, SessionError) as e:  # raised while opening the root, before serving
+        raise UsageError(getattr(e, "message", str(e))) from None
     return EXIT_OK
 
 

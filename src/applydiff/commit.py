@@ -12,6 +12,10 @@ The protocol:
 :func:`recover` runs whenever a root is opened: a ``prepared`` journal is rolled back (temp
 files and new directories removed: all old), a ``committed`` one rolled forward (renames and
 deletes finished: all new). Either way the journal goes.
+
+:func:`root_lock` serialises these between processes (and threads) on one root: a commit,
+a recovery, and a caller's read-check-write sequence around them never interleave, so one
+process never rolls back another's commit in flight.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +47,48 @@ class Target:
     path: Path
     data: bytes | None
     mode: int | None
+
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: threads are still serialised
+    fcntl = None  # type: ignore[assignment]
+
+LOCK_NAME = "lock"
+_locks: dict[str, tuple[threading.RLock, list[int]]] = {}
+_locks_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def root_lock(root: Path) -> Iterator[None]:
+    """Hold the root's lock (``.applydiff/lock``, an exclusive ``flock``): re-entrant within
+    a thread, waited for by other threads and processes."""
+    key = os.path.realpath(root)
+    with _locks_guard:
+        lock, held = _locks.setdefault(key, (threading.RLock(), []))
+    with lock:
+        if not held:
+            jdir = _journal_dir(Path(key))
+            jdir.mkdir(exist_ok=True)
+            fd = os.open(jdir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                if fcntl is not None:
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError:
+                os.close(fd)
+                raise
+            held.append(fd)
+        else:
+            held.append(held[-1])
+        try:
+            yield
+        finally:
+            fd = held.pop()
+            if not held:
+                with contextlib.suppress(OSError):
+                    if fcntl is not None:
+                        fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -84,13 +131,14 @@ def commit(root: Path, targets: list[Target]) -> None:
     """Apply every target, crash-safely (see the module doc); raises :class:`CommitError`."""
     if not targets:
         return
-    try:
-        _commit(root, targets)
-    except CommitError:
-        raise
-    except OSError as e:
-        recover(root)  # before the commit point this rolls back: all old
-        raise CommitError(e, committed=False) from e
+    with root_lock(root):
+        try:
+            _commit(root, targets)
+        except CommitError:
+            raise
+        except OSError as e:
+            recover(root)  # before the commit point this rolls back: all old
+            raise CommitError(e, committed=False) from e
 
 
 def _commit(root: Path, targets: list[Target]) -> None:
@@ -212,6 +260,11 @@ def recover(root: Path) -> int:
     jdir = _journal_dir(root)
     if not jdir.is_dir():
         return 0
+    with root_lock(root):
+        return _recover(root, jdir)
+
+
+def _recover(root: Path, jdir: Path) -> int:
     found = 0
     for journal in sorted(jdir.glob("journal-*.json")):
         found += 1

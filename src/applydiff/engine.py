@@ -269,9 +269,10 @@ class _Run:
                 hint_line=hint,
                 threshold=threshold,
                 report=True,
+                shown_from=top,
             )
         else:
-            new_body, matches = self.one_reading(body, op, readings, hint, threshold)
+            new_body, matches = self.one_reading(body, op, readings, hint, threshold, top)
         new_text = head + new_body
         if op.final_newline and new_text and not new_text.endswith("\n"):
             new_text += dominant_eol(new_text)
@@ -321,6 +322,7 @@ class _Run:
         readings: list[tuple[str, str]],
         hint: int | None,
         threshold: float | None,
+        top: int,
     ) -> tuple[str, list[Match]]:
         """A block with several ``=======`` lines: keep the one split whose search text
         matches."""
@@ -336,6 +338,7 @@ class _Run:
                         hint_line=hint,
                         threshold=threshold,
                         report=True,
+                        shown_from=top,
                     )
                 )
             except EditError:

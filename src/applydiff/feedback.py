@@ -47,7 +47,8 @@ NEXT = {
     FORMAT_INVALID: "fix the edit's format at the line named above and send it again",
     PATH_DENIED: "edit only files inside the project that are not ignored",
     NOT_READ: "read the file with read_file first, then edit what it shows",
-    CONFLICT: "read the file again: it changed on disk; redo the edit on its current content",
+    CONFLICT: "the file changed on disk: redo the edit against its current content (below, "
+    "or read it again)",
     BINARY_FILE: "binary files cannot be edited; leave this file alone",
     TOO_LARGE: "this file is over the size limit; edit a smaller file",
     ENCODING: "write only characters the file's encoding can hold",
@@ -202,15 +203,21 @@ def writable_base(ws: Workspace, path: str, around: Sequence[int] = ()) -> str |
 
 
 def numbered(
-    text: str, around: Sequence[int] = (), *, first: int = 1, last: int | None = None
+    text: str,
+    around: Sequence[int] = (),
+    *,
+    first: int = 1,
+    last: int | None = None,
+    excerpt: bool = True,
 ) -> str:
-    """Lines as ``  12| text``; big texts are cut to excerpts around the given lines."""
+    """Lines ``first``..``last`` as ``  12| text``; with ``excerpt``, big texts are cut to
+    excerpts around the given lines."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     lo, hi = first, len(lines) if last is None else min(last, len(lines))
     keep: set[int] = set(range(lo, hi + 1))
-    if len(keep) > EXCERPT_OVER:
+    if excerpt and len(keep) > EXCERPT_OVER:
         centers = [x for x in around if lo <= x <= hi] or [lo]
         keep = {
             n
@@ -245,8 +252,12 @@ def session_context(
     for st in stats:
         share = _changed(st.original, _current(session, ws, st.path)) if st.patches else 0.0
         if st.patches:
-            modified.append(f"- {st.path}: {st.patches} patch(es), {share:.0%} changed")
-        if st.keystone or share > WHOLE_FILE_CHANGED or st.patches >= WHOLE_FILE_PATCHES:
+            what = "new file" if st.created else f"{share:.0%} changed"
+            modified.append(f"- {st.path}: {st.patches} patch(es), {what}")
+        # A file the model created is its own text already: no advice to resend it.
+        if st.keystone or (
+            not st.created and (share > WHOLE_FILE_CHANGED or st.patches >= WHOLE_FILE_PATCHES)
+        ):
             why = (
                 "a keystone file"
                 if st.keystone

@@ -13,7 +13,9 @@ Status per file, as editors show it:
 
 Resolutions: accept (write the pending output), discard (drop it), merge (three-way: base =
 what the output was made from, ours = the disk, theirs = the output; conflicts written with
-markers and reported). Undo restores the files of the last commit, whichever command made it.
+markers and reported). Undo restores the files of the last commit, whichever command made it
+(or one file, as it was before the last commit that changed it); undoing an accept puts the
+outputs back pending.
 """
 
 from __future__ import annotations
@@ -24,11 +26,15 @@ from typing import TYPE_CHECKING, Any
 from . import commit as commit_mod
 from .errors import CONFLICT, ENCODING, IO_ERROR, EditError
 from .merge3 import merge3
-from .session import Pending, Session
+from .session import FileChange, Pending, Session
 from .text import UTF8, decode, encode, file_id
 
 if TYPE_CHECKING:
     from .workspace import Result, Workspace, _Read
+
+
+def _error(code: str, path: str | None, message: str) -> dict[str, Any]:
+    return {"code": code, "index": None, "path": path, "message": message}
 
 
 def _session(ws: Workspace) -> Session:
@@ -84,41 +90,53 @@ def _selected(s: Session, ws: Workspace, paths: Sequence[str] | None) -> list[Pe
     return [p for p in s.pendings() if p.path in keys]
 
 
-def _result(ok: bool, files: list[dict[str, Any]], errors: list[dict[str, Any]]) -> Result:
+def _result(
+    ok: bool,
+    files: list[dict[str, Any]],
+    errors: list[dict[str, Any]],
+    warnings: list[str] | None = None,
+) -> Result:
     from .workspace import Result
 
-    return Result(ok, False, files=files, errors=errors, committed=ok and bool(files))
-
-
-def _target(ws: Workspace, path: str, text: str | None) -> commit_mod.Target:
-    read = ws._disk(path)
-    if text is None:
-        return commit_mod.Target(read.real, None, None)
-    enc = read.encoding if read.text is not None else UTF8
-    return commit_mod.Target(read.real, encode(text, enc), read.mode)
+    return Result(
+        ok,
+        False,
+        files=files,
+        errors=errors,
+        committed=ok and bool(files),
+        warnings=warnings or [],
+    )
 
 
 def _commit(
-    ws: Workspace, kind: str, writes: list[tuple[str, str | None]]
+    ws: Workspace, kind: str, writes: list[tuple[str, str | None]], warnings: list[str]
 ) -> dict[str, Any] | None:
     """Write ``(path, text or None to delete)`` atomically, recorded for undo."""
+    from .workspace import _history
+
     targets, history = [], []
     for path, text in writes:
-        read = ws._disk(path)
         try:
-            target = _target(ws, path, text)
-        except UnicodeEncodeError as e:
-            bad = (text or "")[e.start : e.end]
-            return {
-                "code": ENCODING,
-                "index": None,
-                "path": path,
-                "message": f"{path} is stored as {read.encoding.label()}, which cannot hold "
-                f"{bad!r}; nothing was written",
-            }
+            read = ws._disk(path)
+        except EditError as e:
+            return _error(e.code, path, f"{e.message}; nothing was written")
+        if text is None:
+            target = commit_mod.Target(read.real, None, None)
+        else:
+            enc = read.encoding if read.text is not None else UTF8
+            try:
+                target = commit_mod.Target(read.real, encode(text, enc), read.mode)
+            except UnicodeEncodeError as e:
+                bad = text[e.start : e.end]
+                return _error(
+                    ENCODING,
+                    path,
+                    f"{path} is stored as {enc.label()}, which cannot hold {bad!r}; "
+                    "nothing was written",
+                )
         targets.append(target)
-        history.append((path, read.data, target.data))
-    return ws._write(targets, kind, history)
+        history.append(_history(path, read, target))
+    return ws._write(targets, kind, history, warnings)
 
 
 def accept(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
@@ -128,34 +146,45 @@ def accept(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
     chosen = _selected(s, ws, paths)
     errors, writes, files = [], [], []
     for p in chosen:
-        read = _disk(ws, p.path)
-        disk = None if read is None else read.text
-        if _status(p, disk, s.snapshot(p.path)) == "~M":
+        try:
+            read = ws._disk(p.path)
+        except EditError as e:
+            errors.append(_error(e.code, p.path, e.message))
+            continue
+        if _status(p, read.text, s.snapshot(p.path)) == "~M":
             errors.append(
-                {
-                    "code": CONFLICT,
-                    "index": None,
-                    "path": p.path,
-                    "message": f"{p.path} changed on disk since the model's output was made; "
-                    "accepting would overwrite that change. Merge it (applydiff merge) or "
-                    "discard the output",
-                }
+                _error(
+                    CONFLICT,
+                    p.path,
+                    f"{p.path} changed on disk since the model's output was made; accepting "
+                    "would overwrite that change. Merge it (applydiff merge) or discard the "
+                    "output",
+                )
             )
             continue
         writes.append((p.path, p.output))
         files.append({"path": p.path, "action": _action(p)})
     if errors:
         return _result(False, [], errors)
-    error = _commit(ws, "accept", writes)
+    warnings: list[str] = []
+    error = _commit(ws, "accept", writes, warnings)
     if error is not None:
         return _result(False, [], [error])
-    for p in chosen:
-        s.drop_pending(p.path)
-        if p.output is None:
-            s.forget(p.path)
+    ws._best_effort(warnings, "the accepted outputs", _settle, ws, s, writes)
+    return _result(True, files, [], warnings)
+
+
+def _settle(ws: Workspace, s: Session, writes: list[tuple[str, str | None]]) -> None:
+    """After writing ``writes``: nothing is pending for them, and the model (when the session
+    keeps its view) knows their texts."""
+    for path, text in writes:
+        s.drop_pending(path)
+        if not ws.model_view:
+            continue
+        if text is None:
+            s.forget(path)
         else:
-            s.remember(p.path, p.output)
-    return _result(True, files, [])
+            s.remember(path, text)
 
 
 def _action(p: Pending) -> str:
@@ -208,18 +237,14 @@ def merge(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
                     + "; resolve the <<<<<<< ... >>>>>>> regions by hand",
                 )
             )
-    error = _commit(ws, "merge", writes)
+    warnings: list[str] = []
+    error = _commit(ws, "merge", writes, warnings)
     if error is not None:
         return _result(False, [], [error])
-    for path, text in writes:
-        s.drop_pending(path)
-        if text is None:
-            s.forget(path)
-        else:
-            s.remember(path, text)
+    ws._best_effort(warnings, "the merged outputs", _settle, ws, s, writes)
     for p in chosen:
         s.drop_pending(p.path)
-    result = _result(True, files, [])
+    result = _result(True, files, [], warnings)
     result.errors = conflicts  # reported; the merge itself was written
     return result
 
@@ -228,43 +253,58 @@ def _conflict(path: str, message: str) -> dict[str, Any]:
     return {"code": CONFLICT, "index": None, "path": path, "message": f"{path}: {message}"}
 
 
-def undo(ws: Workspace) -> Result:
-    """Restore the files of the last commit. Refused (``conflict``) if any of them changed on
-    disk since."""
+def undo(ws: Workspace, path: str | None = None) -> Result:
+    """Restore the files of the last commit (with ``path``: only that file, from the last
+    commit that changed it). Refused (``conflict``) if any of them changed on disk since.
+    Undoing an accept puts its outputs back pending review."""
     s = _session(ws)
-    last = s.last_commit()
+    key = None if path is None else ws.key(path)
+    last = s.last_commit(key)
     if last is None:
-        return _result(
-            False,
-            [],
-            [{"code": IO_ERROR, "index": None, "path": None, "message": "nothing to undo"}],
-        )
-    targets, history, files, errors = [], [], [], []
-    for path, before, after in last.files:
-        read = ws._disk(path)
-        if read.data != after:
+        what = "nothing to undo" if key is None else f"no change to {key} to undo"
+        return _result(False, [], [_error(IO_ERROR, key, what)])
+    chosen = [f for f in last.files if key is None or f.path == key]
+    targets, files, errors = [], [], []
+    for f in chosen:
+        try:
+            read = ws._disk(f.path)
+        except EditError as e:
+            errors.append(_error(e.code, f.path, e.message))
+            continue
+        if read.data != f.after:
             errors.append(
-                {
-                    "code": CONFLICT,
-                    "index": None,
-                    "path": path,
-                    "message": f"{path} changed since that commit; undo would overwrite the "
-                    "change, so nothing was restored",
-                }
+                _error(
+                    CONFLICT,
+                    f.path,
+                    f"{f.path} changed since that commit; undo would overwrite the change, so "
+                    "nothing was restored",
+                )
             )
             continue
-        targets.append(commit_mod.Target(read.real, before, read.mode))
-        history.append((path, after, before))
-        files.append({"path": path, "action": "restored" if before is not None else "deleted"})
+        targets.append(commit_mod.Target(read.real, f.before, f.mode_before))
+        files.append({"path": f.path, "action": "restored" if f.before is not None else "deleted"})
     if errors:
         return _result(False, [], errors)
-    error = ws._write(targets, "undo", [])
+    warnings: list[str] = []
+    error = ws._write(targets, "undo", [], warnings)
     if error is not None:
         return _result(False, [], [error])
-    s.drop_commit(last.id)
-    for path, before, _ in last.files:
+    ws._best_effort(warnings, "the undo", _undone, ws, s, last.id, last.kind, chosen, key)
+    return _result(True, files, [], warnings)
+
+
+def _undone(
+    ws: Workspace, s: Session, commit_id: int, kind: str, files: list[FileChange], key: str | None
+) -> None:
+    s.drop_commit(commit_id, None if key is None else [key])
+    for f in files:
+        before = None if f.before is None else decode(f.before)[0]
+        if kind == "accept":  # the outputs wait for a decision again
+            after = None if f.after is None else decode(f.after)[0]
+            s.set_pending(f.path, before, after)
+        if not ws.model_view:
+            continue
         if before is None:
-            s.forget(path)
+            s.forget(f.path)
         else:
-            s.remember(path, decode(before)[0])
-    return _result(True, files, [])
+            s.remember(f.path, before)

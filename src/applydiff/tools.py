@@ -323,17 +323,47 @@ def tool_definitions(
 
 
 # -- profiles ------------------------------------------------------------------------------------
-_SIZE = re.compile(r"(?<![\w.])(?:(\d+)x)?(\d+(?:\.\d+)?)\s*[bB](?![a-zA-Z])")
+# "7b", "1.5B", "8x7b" (experts), "360m", "e2b" (an effective size, as gemma3n states it).
+_SIZE = re.compile(r"(?<![\w.])(?:[eE](?=\d))?(?:(\d+)x)?(\d+(?:\.\d+)?)\s*([bBmM])(?![a-zA-Z])")
+
+# Names that state no size: the size their default tag (Ollama's, Hugging Face's) has.
+# The first pattern that matches the name wins, so the specific ones come first.
+_FAMILY_SIZES: tuple[tuple[re.Pattern[str], float], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), size)
+    for pattern, size in (
+        (r"tinyllama", 1.1),
+        (r"smollm", 1.7),
+        (r"phi-?2\b", 2.7),
+        (r"phi-?[34](?:\.\d)?-?mini", 3.8),
+        (r"phi-?3(?:\.5)?(?!\d)", 3.8),
+        (r"phi-?4(?!\d)", 14.0),
+        (r"llama-?3\.2(?!\d)", 3.0),
+        (r"llama-?3(?:\.1)?(?![\d.])", 8.0),
+        (r"qwen2\.5-?coder", 7.0),
+        (r"gemma-?3n", 4.0),
+        (r"gemma-?3(?!\d)", 4.0),
+        (r"codellama|code-llama", 7.0),
+        (r"deepseek-?coder(?!-?v2)", 1.3),
+        (r"starcoder2", 3.0),
+    )
+)
 
 
 def parameters_b(model: str) -> float | None:
-    """Billions of parameters a model name states (``llama3.2:3b`` -> 3.0), or None."""
+    """Billions of parameters a model name states (``llama3.2:3b`` -> 3.0, ``smollm2:360m``
+    -> 0.36, ``gemma3n:e2b`` -> 2.0) or, for a known family named without a size, its
+    default size (``tinyllama`` -> 1.1); None for anything else."""
     best = None
     for m in _SIZE.finditer(model.replace("_", "-")):
         experts = int(m.group(1) or 1)
-        size = float(m.group(2)) * experts
+        size = float(m.group(2)) * experts / (1000.0 if m.group(3) in "mM" else 1.0)
         best = size if best is None else max(best, size)
-    return best
+    if best is not None:
+        return best
+    for pattern, size in _FAMILY_SIZES:
+        if pattern.search(model):
+            return size
+    return None
 
 
 def profile_for(model: str) -> str:
@@ -383,7 +413,9 @@ class ToolLayer:
     """Runs a model's tool calls against a root, with a session.
 
     ``require_read`` (on by default here: the model talks to files through read_file) refuses
-    edits to existing files it was never shown; ``review`` keeps outputs pending.
+    edits to existing files it was never shown; ``review`` keeps outputs pending. A new layer
+    is a new conversation (``new_conversation``): what an earlier one was shown, its counters
+    and per-file stats are forgotten; outputs pending review and the undo history stay.
     """
 
     def __init__(
@@ -396,15 +428,17 @@ class ToolLayer:
         guidance: str | None = None,
         max_exchanges: int | None = None,
         threshold: float | None = None,
+        new_conversation: bool = True,
     ) -> None:
         self.mode = mode_for(mode=mode)
         self.review = review
         self.guidance = guidance
         self.max_exchanges = max_exchanges
-        self.session = Session(root)
-        self.ws = Workspace(
-            root, session=self.session, require_read=require_read, threshold=threshold
-        )
+        self.ws = Workspace(root, require_read=require_read, threshold=threshold)
+        self.session = Session(self.ws.root)
+        self.ws.session = self.session
+        if new_conversation:
+            self.session.new_conversation()
 
     def close(self) -> None:
         self.session.close()
@@ -425,14 +459,17 @@ class ToolLayer:
                 return _error(f"{name}: the arguments are not valid JSON ({e.msg})")
         if not isinstance(arguments, dict):
             return _error(f"{name}: the arguments must be an object")
-        if name == "read_file":
-            return self._read(arguments)
-        if name == "status":
-            return self._status()
-        if name in (TEXT_EDITOR, "str_replace_editor"):
-            return self._text_editor(arguments)
-        call = json.dumps({"name": name, "arguments": arguments})
-        return self._apply(call, "tool_calls")
+        try:
+            if name == "read_file":
+                return self._read(arguments)
+            if name == "status":
+                return self._status()
+            if name in (TEXT_EDITOR, "str_replace_editor"):
+                return self._text_editor(arguments)
+            call = json.dumps({"name": name, "arguments": arguments})
+            return self._apply(call, "tool_calls")
+        except EditError as e:  # a path the policy refuses, an unreadable file, ...
+            return _error(f"{name}: {e.message}", e)
 
     # -- the tools -----------------------------------------------------------------------------
     def _apply(self, response: str | list[Op], format: str = "auto") -> ToolResult:
@@ -451,23 +488,51 @@ class ToolLayer:
         if not isinstance(path, str):
             return _error("read_file: missing field 'path' (a string)")
         first, last = args.get("start_line", 1), args.get("end_line")
-        if not isinstance(first, int) or (last is not None and not isinstance(last, int)):
+        if not _is_int(first) or (last is not None and not _is_int(last)):
             return _error("read_file: start_line and end_line must be integers")
-        try:
-            key = self.ws.key(path)
-            pending = self.session.pending(key)
-            if pending is not None and pending.output is not None:
-                # Edits go on top of the output waiting for review: show that.
-                text, status = pending.output, "pending_output"
-            else:
-                text, status = self.ws.read(key, remember=True).text, "original"
-        except EditError as e:
-            return _error(f"read_file: {e.message}", e)
+        key = self.ws.key(path)
+        pending = self.session.pending(key)
+        note = ""
+        if pending is not None and self.review:
+            if pending.output is None:
+                return _error(
+                    f"read_file: {key} is deleted in the changes pending review; write_file "
+                    "creates it again"
+                )
+            # Edits go on top of the output waiting for review: show that.
+            text, status = pending.output, "pending_output"
+            self.session.mark_seen(key)
+        else:
+            text, status = self.ws.read(key, remember=True).text, "original"
+            if pending is not None:
+                note = (
+                    "\n(an output for this file is pending review: edits to it are refused "
+                    "until a person accepts, merges or discards it)"
+                )
+        self.session.reset_failures(key)
         count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        first = max(first, 1)
+        if last is not None and last < first:
+            return _error(
+                f"read_file: the range {first}-{last} is empty (end_line is before start_line)"
+            )
+        if text and first > count:
+            return _error(f"read_file: start_line {first} is past the end of {key} ({count} lines)")
+        end = count if last is None else min(last, count)
+        shown_end = min(end, first + READ_LIMIT - 1)
         header = f"@file {key} mode=rw status={status} file_id={file_id(text)} lines={count}"
-        body = feedback.numbered(text, first=max(first, 1), last=last) if text else "(empty)"
+        body = (
+            feedback.numbered(text, first=first, last=shown_end, excerpt=False)
+            if text
+            else "(empty)"
+        )
+        if shown_end < end:
+            body += (
+                f"\n... (lines {shown_end + 1}-{end} not shown: at most {READ_LIMIT} lines per "
+                f"call; read_file with start_line={shown_end + 1} for the next)"
+            )
         return ToolResult(
-            header + "\n" + body,
+            header + "\n" + body + note,
             False,
             {"path": key, "file_id": file_id(text), "lines": count, "status": status},
         )
@@ -482,9 +547,19 @@ class ToolLayer:
         if not isinstance(path, str) or not isinstance(command, str):
             return _error("text editor: 'command' and 'path' are required strings")
         if command == "view":
-            rng = args.get("view_range") or [1, None]
-            last = None if len(rng) < 2 or rng[1] in (None, -1) else rng[1]
-            return self._read({"path": path, "start_line": rng[0] or 1, "end_line": last})
+            rng = args.get("view_range")
+            if rng is None:
+                return self._read({"path": path})
+            if (
+                not isinstance(rng, list)
+                or not 1 <= len(rng) <= 2
+                or not all(_is_int(x) for x in rng)
+            ):
+                return _error("view: view_range must be [start_line] or [start_line, end_line]")
+            if rng[0] < 1:
+                return _error(f"view: view_range starts at line {rng[0]}; lines count from 1")
+            last = None if len(rng) < 2 or rng[1] == -1 else rng[1]
+            return self._read({"path": path, "start_line": rng[0], "end_line": last})
         if command == "create":
             text = args.get("file_text")
             if not isinstance(text, str):
@@ -504,20 +579,22 @@ class ToolLayer:
     def _insert(self, path: str, args: dict[str, Any]) -> ToolResult:
         line = args.get("insert_line")
         new = args.get("new_str", args.get("insert_text"))
-        if not isinstance(line, int) or not isinstance(new, str):
+        if not _is_int(line) or not isinstance(new, str):
             return _error("insert: 'insert_line' (an integer) and 'new_str' are required")
-        try:
-            key = self.ws.key(path)
-            base = self.ws._base(key).base
-        except EditError as e:
-            return _error(f"insert: {e.message}", e)
+        if not new:
+            return _error("insert: new_str is empty, so there is nothing to insert")
+        key = self.ws.key(path)
+        base = self.ws._base(key, self.review).base
         if base is None:
             return _error(f"insert: {path} does not exist; create it first")
         parts = split_lines(base)
         if not 0 <= line <= len(parts):
             return _error(f"insert: insert_line {line} is outside the file (0 to {len(parts)})")
         eol = dominant_eol(base)
-        added = [x + eol for x in new.replace("\r\n", "\n").rstrip("\n").split("\n")]
+        new = new.replace("\r\n", "\n")
+        if new.endswith("\n"):  # one line terminator ends the text; more are blank lines
+            new = new[:-1]
+        added = [x + eol for x in new.split("\n")]
         open_end = bool(parts) and not parts[-1].endswith("\n")
         if line == len(parts) and open_end:
             # After a last line without a newline: that line gets one, the new last one not.
@@ -527,11 +604,30 @@ class ToolLayer:
         return self._apply([Write(key, text, file_id=file_id(base))])
 
     def _undo(self, path: str) -> ToolResult:
-        last = self.session.last_commit()
+        """Take back the last change to ``path``: in review mode its last pending edit, else
+        the file as it was before the last commit that changed it."""
         key = self.ws.key(path)
-        if last is None or key not in {p for p, _, _ in last.files}:
-            return _error(f"undo_edit: the last change was not to {key}; nothing to undo")
-        return self._answer(self.ws.undo())
+        if self.review and self.session.pending(key) is not None:
+            now = self.session.undo_pending(key)
+            text = f"Undid the last edit of {key}: " + (
+                "the output before it is pending review again."
+                if now is not None
+                else "nothing is pending for it now; it is as on disk."
+            )
+            done = {"ok": True, "files": [{"path": key, "action": "undone"}]}
+            return ToolResult(text, False, done)
+        result = self.ws.undo(key)
+        if not result.ok:
+            return self._answer(result)
+        action = result.files[0]["action"] if result.files else "restored"
+        return ToolResult(f"Undid the last change to {key}: {action}.", False, result.to_dict())
+
+
+READ_LIMIT = 2000  # lines per read_file call; the rest is a call away
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _error(message: str, error: EditError | None = None) -> ToolResult:

@@ -6,16 +6,20 @@
 
 With a session (``Workspace(root, session=True)``), edits are matched against what the model
 was shown (its snapshot, or an output pending review) rather than whatever is on disk now; a
-file changed on disk meanwhile is merged three ways, and an overlap is a ``conflict``.
+file changed on disk meanwhile is merged three ways, and an overlap is a ``conflict``. With
+``model_view=False`` (the CLI: a person applies a pasted answer) edits go against the disk
+and the session only keeps the review outputs and the undo history.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import os
+import sqlite3
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +41,7 @@ from .formats import parse
 from .ir import Op
 from .merge3 import merge3
 from .policy import Policy
-from .session import Session
+from .session import FileChange, Session
 from .text import UTF8, Binary, Encoding, decode, dominant_eol, encode, file_id
 
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -90,6 +94,8 @@ class Result:
     errors: list[dict[str, Any]] = field(default_factory=list)
     committed: bool = False
     review: bool = False
+    # Things that went wrong after the files were written (the session store): not errors.
+    warnings: list[str] = field(default_factory=list)
     # Before/after text per path, for previews and feedback (not part of the JSON).
     changes: list[tuple[str, str | None, str | None]] = field(default_factory=list, repr=False)
     _plan: list[tuple[str, commit_mod.Target, str | None]] | None = field(default=None, repr=False)
@@ -107,6 +113,8 @@ class Result:
         }
         if self.review:
             out["review"] = True
+        if self.warnings:
+            out["warnings"] = self.warnings
         return out
 
     def diffs(self) -> Iterator[tuple[str, str]]:
@@ -129,8 +137,9 @@ def unified_diff(path: str, before: str | None, after: str | None) -> str:
 class _Files(Mapping[str, str]):
     """The engine's view of the tree: path key -> base text, read lazily, kept for commit."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Workspace, review: bool) -> None:
         self.ws = ws
+        self.review = review
         self.reads: dict[str, _Read] = {}
 
     def __getitem__(self, key: str) -> str:
@@ -141,7 +150,7 @@ class _Files(Mapping[str, str]):
 
     def get(self, key: str, default: Any = None) -> Any:
         if key not in self.reads:
-            self.reads[key] = self.ws._base(key)
+            self.reads[key] = self.ws._base(key, self.review)
         base = self.reads[key].base
         return default if base is None else base
 
@@ -157,7 +166,10 @@ class Workspace:
 
     Opening one first recovers a commit that a crash interrupted. ``session=True`` opens the
     root's session store (snapshots, review, undo); ``require_read`` refuses edits to existing
-    files the model was never shown (``not_read``).
+    files the model was never shown (``not_read``). ``model_view`` (the default) matches edits
+    against what the model was shown and keeps its counters; without it, edits go against the
+    disk (or an output pending review, in review mode) and the session records only review
+    outputs and history.
     """
 
     def __init__(
@@ -169,6 +181,7 @@ class Workspace:
         threshold: float | None = None,
         session: Session | bool = False,
         require_read: bool = False,
+        model_view: bool = True,
     ) -> None:
         path = Path(root)
         if not path.is_dir():
@@ -180,6 +193,12 @@ class Workspace:
         commit_mod.recover(self.root)
         self.session: Session | None = Session(self.root) if session is True else session or None
         self.require_read = require_read
+        self.model_view = model_view
+
+    @property
+    def _model(self) -> Session | None:
+        """The session, when it keeps the model's view (snapshots, counters, stats)."""
+        return self.session if self.model_view else None
 
     # -- reading ---------------------------------------------------------------------------
     def key(self, path: str) -> str:
@@ -196,8 +215,8 @@ class Workspace:
         if got.text is None:
             raise EditError(f"{key} does not exist", code=IO_ERROR, path=key)
         assert got.mode is not None
-        if remember and self.session is not None:
-            self.session.remember(key, got.text)
+        if remember and self._model is not None:
+            self._model.remember(key, got.text)
         return FileText(
             path=key,
             text=got.text,
@@ -240,28 +259,45 @@ class Workspace:
             ) from None
         return _Read(real, data, text, enc, st.st_mode, "disk", text, text)
 
-    def _base(self, key: str) -> _Read:
+    def _base(self, key: str, review: bool | None = None) -> _Read:
         """The disk's file and the base the engine edits: an output pending review, else the
-        snapshot the model was shown, else the disk."""
+        snapshot the model was shown, else the disk. Outside review mode (``review=False``)
+        a pending output is a ``conflict``: writing the file would leave it stale."""
         got = self._disk(key)
         s = self.session
         if s is None:
             return got
         pending = s.pending(key)
         if pending is not None:
+            if review is False:
+                raise EditError(
+                    f"{key} has an output pending review; accept, merge or discard it first "
+                    "(applydiff status lists them), or edit it in review mode",
+                    code=CONFLICT,
+                    path=key,
+                )
             got.kind, got.base, got.merge_base = "pending", pending.output, pending.base
+            st = s.stats(key) if self.require_read and self.model_view else None
+            if self.require_read and self.model_view and not (st and (st.seen or st.patches)):
+                raise self._not_read(key)
+            return got
+        if not self.model_view:
             return got
         snap = s.snapshot(key)
         if snap is not None:
             got.kind, got.base, got.merge_base = "snapshot", snap, snap
         elif self.require_read and got.text is not None:
-            raise EditError(
-                f"{key} has not been read in this session, so the edit may rest on a wrong "
-                "idea of its content; read it with read_file first, then edit what it shows",
-                code=NOT_READ,
-                path=key,
-            )
+            raise self._not_read(key)
         return got
+
+    @staticmethod
+    def _not_read(key: str) -> EditError:
+        return EditError(
+            f"{key} has not been read in this session, so the edit may rest on a wrong "
+            "idea of its content; read it with read_file first, then edit what it shows",
+            code=NOT_READ,
+            path=key,
+        )
 
     # -- applying --------------------------------------------------------------------------
     def apply(
@@ -295,7 +331,7 @@ class Workspace:
                 return self._counted(Result(False, dry_run, errors=[_error_dict(None, e)]))
         else:
             ops = list(response)
-        files = _Files(self)
+        files = _Files(self, review)
         threshold = threshold if threshold is not None else self.threshold
         cs = apply_ops(ops, files, key=self.key, threshold=threshold)
         result = self._result(cs, files, dry_run)
@@ -314,6 +350,7 @@ class Workspace:
         plan: list[tuple[str, commit_mod.Target, str | None]] = []
         errors = []
         last_op = {r.path: r.index for r in cs.reports}
+        moved_from = {dst: src for src, dst in cs.moves.items()}
         for change in cs.changes:
             read = files.reads[change.path]
             final, problem = self._reconcile(read, change.after)
@@ -321,11 +358,15 @@ class Workspace:
                 errors.append(
                     _plain_error(CONFLICT, last_op.get(change.path), change.path, problem)
                 )
+                if read.kind == "snapshot":
+                    self._refresh(change.path, read.text)
                 continue
             if final is None:
                 plan.append((change.path, commit_mod.Target(read.real, None, None), None))
                 continue
-            enc = read.encoding if read.text is not None else UTF8
+            # A moved file keeps its source's encoding and permissions.
+            like = files.reads[moved_from[change.path]] if change.path in moved_from else read
+            enc = like.encoding if like.text is not None else UTF8
             try:
                 data = encode(final, enc)
             except UnicodeEncodeError as e:
@@ -341,7 +382,7 @@ class Workspace:
                     )
                 )
                 continue
-            plan.append((change.path, commit_mod.Target(read.real, data, read.mode), final))
+            plan.append((change.path, commit_mod.Target(read.real, data, like.mode), final))
         if errors:
             return Result(False, dry_run, edits=edits, errors=errors)
         patches: dict[str, int] = {}
@@ -374,16 +415,28 @@ class Workspace:
         merged = merge3(read.merge_base, read.text, after)
         if merged.clean:
             return merged.text, None
-        lines = ", ".join(f"{a}-{b}" for a, b in merged.conflicts)
         return None, (
             f"the file changed on disk since the model's edit was made against {what}, and "
-            f"the two changes overlap (merged lines {lines}); nothing was written. Read the "
-            "file again and redo the edit on its current content"
+            "the two changes touch the same lines; nothing was written. Redo the edit on the "
+            "file's current content"
         )
+
+    def _refresh(self, key: str, text: str | None) -> None:
+        """The model is about to be shown ``key`` as it is now (a conflict's feedback): its
+        next edits are matched against that."""
+        s = self._model
+        if s is None:
+            return
+        # On failure the old snapshot stays: the next edit conflicts again, nothing is lost.
+        with contextlib.suppress(sqlite3.Error):
+            if text is None:
+                s.forget(key)
+            else:
+                s.remember(key, text)
 
     def _counted(self, result: Result) -> Result:
         """Session counters: one more exchange; its errors, ambiguous matches, failures."""
-        s = self.session
+        s = self._model
         if s is None:
             return result
         s.bump("exchanges")
@@ -395,58 +448,79 @@ class Workspace:
         return result
 
     def _note_patches(self, result: Result) -> None:
-        if self.session is not None and result._patches:
+        if self._model is not None and result._patches:
             for path, (before, n) in result._patches.items():
-                self.session.note_edit(path, before, n)
+                self._model.note_edit(path, before, n)
             result._patches = None
 
     def commit(self, result: Result) -> Result:
         """Write a successful result (from ``apply(..., dry_run=True)`` too): first check that
-        no file changed on disk since it was read (``conflict``), then commit atomically."""
+        no file changed on disk since it was read (``conflict``), then commit atomically.
+        The check and the write hold the root's lock, so no other applydiff writes between."""
         if not result.ok or result._plan is None or result._reads is None:
             raise ValueError("only a successful, uncommitted result can be committed")
-        for key, read in result._reads.items():
-            if self._digest(read.real) != read.digest:
-                result.ok = False
-                result.errors.append(
-                    _plain_error(
-                        CONFLICT,
-                        None,
-                        key,
-                        f"{key} changed on disk after it was read; nothing was written. Read "
-                        "the file again and redo the edit against what it holds now",
+        with commit_mod.root_lock(self.root):
+            for key, read in result._reads.items():
+                if self._digest(read.real) != read.digest:
+                    result.ok = False
+                    result.errors.append(
+                        _plain_error(
+                            CONFLICT,
+                            None,
+                            key,
+                            f"{key} changed on disk after it was read; nothing was written. "
+                            "Read the file again and redo the edit against what it holds now",
+                        )
                     )
-                )
-        if not result.ok:
-            return result
-        history = [
-            (path, result._reads[path].data, target.data) for path, target, _ in result._plan
-        ]
-        error = self._write([t for _, t, _ in result._plan], "apply", history)
+                    if read.kind == "snapshot":
+                        with contextlib.suppress(EditError):
+                            self._refresh(key, self._disk(key).text)
+            if not result.ok:
+                return result
+            history = [
+                _history(path, result._reads[path], target) for path, target, _ in result._plan
+            ]
+            error = self._write([t for _, t, _ in result._plan], "apply", history, result.warnings)
         if error is not None:
             result.ok = False
             result.errors.append(error)
             return result
-        self._note_patches(result)
+        self._best_effort(result.warnings, "the edit counts", self._note_patches, result)
         if self.session is not None:
-            for path, _, final in result._plan:
-                self.session.drop_pending(path)
-                if final is None:
-                    self.session.forget(path)
-                else:
-                    self.session.remember(path, final)  # the model knows what it wrote
+            self._best_effort(result.warnings, "what the model saw", self._after_commit, result)
         result.committed = True
         result.dry_run = False
         result._plan = None
         return result
 
+    def _after_commit(self, result: Result) -> None:
+        assert self.session is not None and result._plan is not None
+        for path, _, final in result._plan:
+            self.session.drop_pending(path)
+            if self._model is None:
+                continue
+            if final is None:
+                self._model.forget(path)
+            else:
+                self._model.remember(path, final)  # the model knows what it wrote
+
+    @staticmethod
+    def _best_effort(warnings: list[str], what: str, fn: Callable[..., Any], *args: Any) -> None:
+        """Session bookkeeping after the files are written: a failure there is a warning."""
+        try:
+            fn(*args)
+        except sqlite3.Error as e:
+            warnings.append(
+                f"the files were written, but the session store could not record {what} ({e})"
+            )
+
     def _keep_pending(self, result: Result) -> None:
         assert self.session is not None and result._plan is not None and result._reads
         self._note_patches(result)
         for path, _, final in result._plan:
-            read = result._reads[path]
-            base = read.merge_base if read.kind != "disk" else read.text
-            self.session.set_pending(path, base, final)
+            # The output holds the disk's text as read (merged in if the disk moved on since
+            # the model's base), so that text is what it was made from.
+            self.session.set_pending(path, result._reads[path].text, final)
         result.review = True
         result._plan = None
 
@@ -454,9 +528,11 @@ class Workspace:
         self,
         targets: list[commit_mod.Target],
         kind: str,
-        history: list[tuple[str, bytes | None, bytes | None]],
+        history: list[FileChange],
+        warnings: list[str],
     ) -> dict[str, Any] | None:
-        """Commit ``targets`` crash-safely and record them for undo; an error dict on failure."""
+        """Commit ``targets`` crash-safely and record them for undo; an error dict on failure
+        (a failure to record the history after the commit is a warning)."""
         try:
             commit_mod.commit(self.root, targets)
         except commit_mod.CommitError as e:
@@ -468,8 +544,13 @@ class Workspace:
             return _plain_error(
                 IO_ERROR, None, e.filename, f"writing failed ({e.strerror}); {state}"
             )
+        except OSError as e:  # the lock itself (.applydiff not writable)
+            return _plain_error(
+                IO_ERROR, None, e.filename, f"writing failed ({e.strerror}); nothing was written"
+            )
         if self.session is not None and history:
-            self.session.add_commit(kind, history)
+            add = self.session.add_commit
+            self._best_effort(warnings, "the change for undo", add, kind, history)
         return None
 
     @staticmethod
@@ -491,22 +572,34 @@ class Workspace:
     def accept(self, paths: Sequence[str] | None = None) -> Result:
         from . import review
 
-        return review.accept(self, paths)
+        with commit_mod.root_lock(self.root):
+            return review.accept(self, paths)
 
     def discard(self, paths: Sequence[str] | None = None) -> Result:
         from . import review
 
-        return review.discard(self, paths)
+        with commit_mod.root_lock(self.root):
+            return review.discard(self, paths)
 
     def merge(self, paths: Sequence[str] | None = None) -> Result:
         from . import review
 
-        return review.merge(self, paths)
+        with commit_mod.root_lock(self.root):
+            return review.merge(self, paths)
 
-    def undo(self) -> Result:
+    def undo(self, path: str | None = None) -> Result:
+        """Restore the files of the last commit; with ``path``, only that file, as it was
+        before the last commit that changed it."""
         from . import review
 
-        return review.undo(self)
+        with commit_mod.root_lock(self.root):
+            return review.undo(self, path)
+
+
+def _history(path: str, read: _Read, target: commit_mod.Target) -> FileChange:
+    before_mode = None if read.mode is None else stat.S_IMODE(read.mode)
+    after_mode = before_mode if target.mode is None else stat.S_IMODE(target.mode)
+    return FileChange(path, read.data, target.data, before_mode, after_mode)
 
 
 def _edit_dict(r: EditReport) -> dict[str, Any]:

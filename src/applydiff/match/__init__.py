@@ -86,8 +86,13 @@ def replace_with_matches(
     hint_line: int | None = None,
     threshold: float | None = None,
     report: bool = False,
+    shown_from: int = 0,
 ) -> tuple[str, list[Match]]:
-    """Like :func:`replace`, also returning the matches when ``report`` is set."""
+    """Like :func:`replace`, also returning the matches when ``report`` is set.
+
+    ``shown_from``: lines of the file above ``text`` (a caller that searches below a scope
+    line passes the rest of the file); errors count their line numbers from the file's top.
+    """
     if not old:
         if not text:
             return new, []
@@ -96,7 +101,7 @@ def replace_with_matches(
             "empty; quote the lines to change, or write the whole file",
             expected="non-empty search text",
         )
-    doc = Doc(text)
+    doc = Doc(text, shown_from=shown_from)
     old = to_lf(old)
     _check_new_markers(doc, old, new)
     if not (report or replace_all or doc.has_cr):

@@ -18,10 +18,22 @@ class Doc:
     Positions (``pos``) are offsets into ``t``; :meth:`orig_offset` maps them back.
     """
 
-    __slots__ = ("_crlf", "_line_count", "_mark_lines", "_mark_pos", "has_cr", "n", "orig", "t")
+    __slots__ = (
+        "_crlf",
+        "_line_count",
+        "_mark_lines",
+        "_mark_pos",
+        "has_cr",
+        "n",
+        "orig",
+        "shown_from",
+        "t",
+    )
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, shown_from: int = 0) -> None:
         self.orig = text
+        # Lines the caller cut off above this text: added to the line numbers errors show.
+        self.shown_from = shown_from
         self.has_cr = "\r" in text
         self.t = text.replace(CRLF, LF) if self.has_cr else text
         self.n = len(self.t)
@@ -91,6 +103,10 @@ class Doc:
         self._mark_pos.insert(i + 1, start)
         self._mark_lines.insert(i + 1, line)
         return line
+
+    def shown(self, line: int) -> int:
+        """The 1-based line number a person sees for 0-based ``line`` of this text."""
+        return line + 1 + self.shown_from
 
     def pos_of_line(self, line: int) -> int | None:
         """Start position of 0-based line ``line``, or None past the end."""

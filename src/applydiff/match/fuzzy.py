@@ -293,7 +293,7 @@ def closest(s: Search, k: int = 3) -> list[Region]:
                 break
     out = []
     for sim, x, c, _ in picked:
-        line = s.doc.line_no(x) + 1
+        line = s.doc.shown(s.doc.line_no(x))
         w = s.window(x, c)
         out.append(Region(line, line + c - 1, round(sim, 4), "\n".join(w[0]) if w else ""))
     return out

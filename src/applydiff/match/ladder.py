@@ -44,7 +44,7 @@ def find(s: Search) -> list[Hit]:
         if picked is not None:
             s.picked_by_hint = True
             return _with_blank_edges(s.doc, [picked])
-        lines = [h.line + 1 for h in _numbered(s.doc, hits)]
+        lines = [s.doc.shown(h.line) for h in _numbered(s.doc, hits)]
         shown = ", ".join(map(str, lines[:20])) + (" ..." if len(lines) > 20 else "")
         raise Ambiguous(
             f"the search text matches {len(hits)} places (tier {name}) at lines {shown}; "
@@ -80,7 +80,7 @@ def _refuse_if_already_applied(s: Search, hit: Hit) -> None:
     t = s.doc.t
     p = t.find(new, hit.start, hit.end)
     if p >= 0:
-        line = s.doc.line_no(p) + 1
+        line = s.doc.shown(s.doc.line_no(p))
         end = line + new.count("\n")
         raise NoMatch(
             f"the search text is not in the file, but the replacement already is (lines "

@@ -236,7 +236,7 @@ def _misquoted(hit: Hit, i: int, first_line: int) -> NoMatch:
 
 def _line_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     assert hit.ours is not None
-    items = merge(hit, new_lines(hit, new), lambda: line_of(doc, hit))
+    items = merge(hit, new_lines(hit, new), lambda: doc.shown(line_of(doc, hit)) - 1)
     ours = hit.ours
     ends = doc.line_ends(hit.start, len(ours))
     terms = [doc.eol_at(e) for e in ends]
