@@ -222,3 +222,170 @@ def test_pending_paths_that_became_ignored_are_errors_not_crashes(root):
     assert not result.ok and [e["code"] for e in result.errors] == ["path_denied"]
     assert not (root / "gen").exists()
     assert ws.discard().ok and statuses(ws) == {}
+
+
+# -- second review: undo, pending outputs and conversations ---------------------------------------
+def test_undoing_a_review_step_restores_its_base_too(root):
+    ws = Workspace(root, session=True)
+    ws.apply([Replace("app.py", "return 1", "return 10")], review=True)  # made from APP
+    local = APP.replace("return 2", "return 22")
+    (root / "app.py").write_text(local)  # a person edits meanwhile
+    assert ws.apply([Replace("app.py", "def run():", "def start():")], review=True).ok
+    assert ws.session.pending("app.py").output == local.replace("return 1", "return 10").replace(
+        "def run", "def start"
+    )
+    assert statuses(ws) == {"app.py": "M"}  # merged with the local edit: made from the disk
+    assert ws.session.undo_pending("app.py").output == APP.replace("return 1", "return 10")
+    # The output before is made from the old disk: accepting it would erase the local edit.
+    assert statuses(ws) == {"app.py": "~M"}
+    assert [e["code"] for e in ws.accept().errors] == ["conflict"]
+    assert (root / "app.py").read_text() == local
+
+
+def test_a_commit_refuses_a_file_that_went_pending_after_the_preview(root):
+    person = Workspace(root, session=True, model_view=False)
+    preview = person.apply([Replace("notes.txt", "a", "A")], dry_run=True)
+    model = Workspace(root, session=True)
+    assert model.apply([Replace("notes.txt", "b", "B")], review=True).ok
+    result = person.commit(preview)
+    assert not result.ok and result.errors[0]["code"] == "conflict"
+    assert result.errors[0]["pending_review"] is True
+    assert (root / "notes.txt").read_text() == "a\nb\n"
+    assert model.session.pending("notes.txt").output == "a\nB\n"
+
+
+def test_undo_of_an_accept_is_refused_over_a_newer_pending_output(root):
+    ws = Workspace(root, session=True)
+    ws.apply([Replace("notes.txt", "a", "A")], review=True)
+    assert ws.accept().ok
+    ws.apply([Replace("notes.txt", "b", "B")], review=True)
+    result = ws.undo()
+    assert [e["code"] for e in result.errors] == ["conflict"]
+    assert "newer output pending review" in result.errors[0]["message"]
+    assert ws.session.pending("notes.txt").output == "A\nB\n"
+    assert (root / "notes.txt").read_text() == "A\nb\n"
+
+
+def test_undo_of_one_side_of_a_move_restores_both(root):
+    ws = Workspace(root, session=True)
+    assert ws.apply([Move("notes.txt", "docs/notes.txt")]).ok
+    result = ws.undo("docs/notes.txt")
+    assert sorted(f["path"] for f in result.files) == ["docs/notes.txt", "notes.txt"]
+    assert (root / "notes.txt").read_text() == "a\nb\n"
+    assert not (root / "docs" / "notes.txt").exists()
+
+
+def test_a_locked_store_keeps_nothing_of_a_review_response(root):
+    ws = Workspace(root, session=True)
+    ws.session.busy_timeout_ms = 50
+    ws.session._db.execute("PRAGMA busy_timeout=50")
+    other = sqlite3.connect(root / ".applydiff" / "session.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the store
+    try:
+        result = ws.apply(
+            [Replace("app.py", "return 1", "return 10"), Replace("notes.txt", "a", "A")],
+            review=True,
+        )
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert not result.ok and result.errors[0]["code"] == "io_error"
+    assert "nothing was kept" in result.errors[0]["message"]
+    assert ws.session.pendings() == []
+
+
+def test_a_lock_that_cannot_be_taken_is_an_io_error(root):
+    ws = Workspace(root, session=True)
+    preview = ws.apply([Replace("app.py", "return 1", "return 10")], dry_run=True)
+    ws.session.close()
+    state = root / ".applydiff"
+    for p in state.iterdir():
+        p.unlink()
+    state.rmdir()
+    state.write_text("in the way")
+    result = ws.commit(preview)
+    assert not result.ok and result.errors[0]["code"] == "io_error"
+    assert "cannot lock the root" in result.errors[0]["message"]
+    assert (root / "app.py").read_text() == APP
+
+
+def test_conversations_on_one_root_keep_apart(root):
+    from applydiff.tools import ToolLayer
+
+    a = ToolLayer(root)
+    a.handle_tool_call("read_file", {"path": "app.py"})
+    b = ToolLayer(root)  # a second client on the same root
+    b.handle_tool_call("read_file", {"path": "notes.txt"})
+    edit = {"path": "app.py", "old_string": "return 1", "new_string": "return 10"}
+    assert not a.handle_tool_call("edit_file", {"edits": [edit]}).is_error
+    r = b.handle_tool_call("edit_file", {"edits": [{**edit, "old_string": "return 2"}]})
+    assert r.is_error and "not_read" in r.text  # b never read app.py
+    assert a.session.count("exchanges") == 1 and b.session.count("exchanges") == 1
+    # The model's undo_edit takes back only its own conversation's changes.
+    te = "str_replace_based_edit_tool"
+    r = b.handle_tool_call(te, {"command": "undo_edit", "path": "app.py"})
+    assert r.is_error and "made by another conversation" in r.text
+    assert not a.handle_tool_call(te, {"command": "undo_edit", "path": "app.py"}).is_error
+    assert (root / "app.py").read_text() == APP
+    a.close()
+    b.close()
+
+
+def test_a_merge_keeps_a_deletion_pending_when_the_file_changed(root):
+    ws = Workspace(root, session=True)
+    assert ws.apply([Delete("notes.txt")], review=True).ok
+    (root / "notes.txt").write_text("a\nb\nlocal\n")
+    result = ws.merge()
+    assert result.files == [{"path": "notes.txt", "action": "kept", "conflicts": []}]
+    assert "stays pending" in result.errors[0]["message"]
+    assert ws.session.pending("notes.txt") is not None
+    assert (root / "notes.txt").read_text() == "a\nb\nlocal\n"
+
+
+def test_a_store_from_schema_1_is_migrated(root):
+    state = root / ".applydiff"
+    state.mkdir()
+    db = sqlite3.connect(state / "session.db")
+    db.executescript(
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta VALUES ('schema', '1');
+        CREATE TABLE snapshots (path TEXT PRIMARY KEY, text BLOB NOT NULL,
+            shown_at REAL NOT NULL);
+        CREATE TABLE pending (path TEXT PRIMARY KEY, base BLOB, output BLOB,
+            created_at REAL NOT NULL);
+        CREATE TABLE commits (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL,
+            at REAL NOT NULL);
+        CREATE TABLE commit_files (
+            commit_id INTEGER NOT NULL REFERENCES commits(id) ON DELETE CASCADE,
+            path TEXT NOT NULL, before BLOB, after BLOB, PRIMARY KEY (commit_id, path));
+        CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        CREATE TABLE files (path TEXT PRIMARY KEY, original BLOB,
+            patches INTEGER NOT NULL DEFAULT 0,
+            failures INTEGER NOT NULL DEFAULT 0, keystone INTEGER NOT NULL DEFAULT 0);
+        INSERT INTO snapshots VALUES ('app.py', CAST('def run():' AS BLOB), 1.0);
+        INSERT INTO pending VALUES ('notes.txt', CAST('a\nb\n' AS BLOB),
+            CAST('A\nb\n' AS BLOB), 1.0);
+        INSERT INTO commits VALUES (1, 'apply', 1.0);
+        INSERT INTO commit_files VALUES (1, 'app.py', CAST('old\n' AS BLOB), CAST('new\n' AS BLOB));
+        INSERT INTO counters VALUES ('exchanges', 4);
+        INSERT INTO files VALUES ('app.py', NULL, 2, 1, 0);
+        """
+    )
+    db.commit()
+    db.close()
+    s = Session(root)
+    assert s.conversation == "default"
+    assert s.snapshot("app.py") == "def run():"
+    assert s.pending("notes.txt").output == "A\nb\n"
+    assert s.count("exchanges") == 4 and s.stats("app.py").patches == 2
+    last = s.last_commit()
+    assert (last.kind, last.origin, last.files[0].before, last.files[0].mode_before) == (
+        "apply",
+        None,
+        b"old\n",
+        None,
+    )
+    s.set_pending("notes.txt", "a\nb\n", "A\nB\n")  # the new tables work
+    assert s.undo_pending("notes.txt").output == "A\nb\n"
+    s.close()

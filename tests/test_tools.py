@@ -138,6 +138,8 @@ def test_examples_from_the_descriptions_run(tmp_path):
         ("qwen2.5-coder", 7.0, "minimal", "search_replace"),
         ("qwen2.5-coder:latest", 7.0, "minimal", "search_replace"),
         ("gemma3n", 4.0, "nano", "diff_block"),
+        ("phi3:medium", 14.0, "minimal", "search_replace"),
+        ("llama3.2-vision", 11.0, "minimal", "search_replace"),
     ],
 )
 def test_profiles_from_model_names(model, size, profile, mode):
@@ -593,3 +595,36 @@ def test_a_conflict_shows_the_file_as_it_is_now_and_the_retry_applies(layer, tmp
     r = layer.handle_tool_call("edit_file", {"edits": [edit]})
     assert not r.is_error, r.text
     assert (tmp_path / "app.py").read_text() == APP.replace("return 1", "return 10")
+
+
+def test_outside_review_a_pending_output_is_named_and_not_offered_as_the_base(tmp_path):
+    (tmp_path / "app.py").write_text(APP)
+    reviewer = ToolLayer(tmp_path, review=True)
+    reviewer.handle_tool_call("read_file", {"path": "app.py"})
+    edit = {"path": "app.py", "old_string": "return 1", "new_string": "return 10"}
+    assert not reviewer.handle_tool_call("edit_file", {"edits": [edit]}).is_error
+    reviewer.close()
+    plain = ToolLayer(tmp_path)
+    seen = plain.handle_tool_call("read_file", {"path": "app.py"})
+    assert "status=original" in seen.text and "pending review" in seen.text
+    r = plain.handle_tool_call("edit_file", {"edits": [{**edit, "old_string": "return 2"}]})
+    assert r.is_error and "has an output pending review" in r.text
+    assert "leave this file until a person accepts, merges or discards" in r.text
+    assert "Writable base" not in r.text and "status=pending_output" not in r.text
+    plain.close()
+
+
+def test_undo_edit_refuses_a_change_a_person_made(layer, tmp_path):
+    from applydiff.cli import main
+
+    layer.handle_tool_call("read_file", {"path": "app.py"})
+    edit = {"path": "app.py", "old_string": "return 1", "new_string": "return 10"}
+    assert not layer.handle_tool_call("edit_file", {"edits": [edit]}).is_error
+    call = json.dumps({"path": "app.py", "old_string": "return 2", "new_string": "return 20"})
+    assert main(["call", "edit_file", "--args", call, "--root", str(tmp_path)]) == 0
+    r = layer.handle_tool_call(TEXT_EDITOR, {"command": "undo_edit", "path": "app.py"})
+    assert r.is_error and r.text == (
+        "undo_edit: the last change to app.py was made by a person (applydiff on the command "
+        "line), not in this conversation; undo_edit takes back only your own changes"
+    )
+    assert (tmp_path / "app.py").read_text() == APP.replace("1", "10").replace("2", "20")

@@ -65,8 +65,15 @@ WHOLE_FILE_PATCHES = 8
 REREAD_AFTER_FAILURES = 3
 
 
-def report(result: Result, ws: Workspace | None = None, ops: Sequence[Op] | None = None) -> str:
-    """The text the model reads after an exchange."""
+def report(
+    result: Result,
+    ws: Workspace | None = None,
+    ops: Sequence[Op] | None = None,
+    *,
+    review: bool | None = None,
+) -> str:
+    """The text the model reads after an exchange (``review``: whether its edits go on top
+    of outputs pending review, which decides the base it is shown)."""
     ops = ops if ops is not None else result.ops
     if result.ok:
         return _applied(result, ws)
@@ -75,7 +82,7 @@ def report(result: Result, ws: Workspace | None = None, ops: Sequence[Op] | None
     lines.append("Failed edits:")
     for e in result.errors:
         lines += _failure(e, ops)
-    bases = _bases(result, ws, ops)
+    bases = _bases(result, ws, review)
     if bases:
         lines.append("")
         lines.append("Writable base (what the edits are matched against):")
@@ -153,7 +160,13 @@ def _failure(e: dict[str, Any], ops: Sequence[Op] | None) -> list[str]:
         out.append(f"  the current file_id is {e['actual']}")
     if e["code"] == FORMAT_INVALID and e.get("line"):
         out.append(f"  at line {e['line']} of your response; expected {e.get('expected')}")
-    out.append(f"  what to do: {NEXT.get(e['code'], 'fix the edit and send it again')}")
+    if e.get("pending_review"):
+        out.append(
+            "  what to do: leave this file until a person accepts, merges or discards the "
+            "output waiting for review; edit other files meanwhile"
+        )
+    else:
+        out.append(f"  what to do: {NEXT.get(e['code'], 'fix the edit and send it again')}")
     return out
 
 
@@ -165,7 +178,7 @@ def _search_text(op: Op | None) -> str | None:
     return None
 
 
-def _bases(result: Result, ws: Workspace | None, ops: Sequence[Op] | None) -> list[str]:
+def _bases(result: Result, ws: Workspace | None, review: bool | None) -> list[str]:
     """``@file`` blocks for the files of failed edits (those that exist)."""
     if ws is None:
         return []
@@ -180,18 +193,20 @@ def _bases(result: Result, ws: Workspace | None, ops: Sequence[Op] | None) -> li
         lines += e.get("lines") or []
     out: list[str] = []
     for path, lines in focus.items():
-        block = writable_base(ws, path, lines)
+        block = writable_base(ws, path, lines, review=review)
         if block:
             out.append(block)
     return out
 
 
-def writable_base(ws: Workspace, path: str, around: Sequence[int] = ()) -> str | None:
+def writable_base(
+    ws: Workspace, path: str, around: Sequence[int] = (), *, review: bool | None = None
+) -> str | None:
     """``@file PATH mode=rw status=original|pending_output file_id=ID`` and the numbered lines
     the model's next edit is matched against (an excerpt around ``around`` for big files)."""
     try:
         key = ws.key(path)
-        read = ws._base(key)
+        read = ws._base(key, review)
     except Exception:  # an unreadable file has no base to show; its error says why
         return None
     text = read.base

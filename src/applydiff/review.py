@@ -221,7 +221,11 @@ def merge(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
             else:
                 files.append({"path": p.path, "action": "kept", "conflicts": []})
                 conflicts.append(
-                    _conflict(p.path, "the model deletes it, but it changed on disk: kept")
+                    _conflict(
+                        p.path,
+                        "the model deletes it, but it changed on disk: kept, and the deletion "
+                        "stays pending until you discard it (or delete the file yourself)",
+                    )
                 )
             continue
         merged = merge3(p.base or "", disk or "", p.output)
@@ -241,9 +245,9 @@ def merge(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
     error = _commit(ws, "merge", writes, warnings)
     if error is not None:
         return _result(False, [], [error])
+    # _settle drops what was written; a deletion kept because the disk changed stays
+    # pending, for a person to discard (or accept over the change).
     ws._best_effort(warnings, "the merged outputs", _settle, ws, s, writes)
-    for p in chosen:
-        s.drop_pending(p.path)
     result = _result(True, files, [], warnings)
     result.errors = conflicts  # reported; the merge itself was written
     return result
@@ -253,17 +257,40 @@ def _conflict(path: str, message: str) -> dict[str, Any]:
     return {"code": CONFLICT, "index": None, "path": path, "message": f"{path}: {message}"}
 
 
-def undo(ws: Workspace, path: str | None = None) -> Result:
-    """Restore the files of the last commit (with ``path``: only that file, from the last
-    commit that changed it). Refused (``conflict``) if any of them changed on disk since.
-    Undoing an accept puts its outputs back pending review."""
+def undo(ws: Workspace, path: str | None = None, *, own: bool = False) -> Result:
+    """Restore the files of the last commit (with ``path``: only that file, and the other
+    path of a move, from the last commit that changed it). Refused (``conflict``) if any of
+    them changed on disk since, or, for an accept, if a newer output is pending for it; with
+    ``own``, refused unless this conversation made the commit. Undoing an accept puts its
+    outputs back pending review."""
     s = _session(ws)
     key = None if path is None else ws.key(path)
     last = s.last_commit(key)
     if last is None:
         what = "nothing to undo" if key is None else f"no change to {key} to undo"
         return _result(False, [], [_error(IO_ERROR, key, what)])
-    chosen = [f for f in last.files if key is None or f.path == key]
+    if own and last.origin != ws._origin:
+        who = (
+            "a person (applydiff on the command line)"
+            if last.origin is None
+            else "another conversation"
+        )
+        return _result(
+            False,
+            [],
+            [
+                _error(
+                    CONFLICT,
+                    key,
+                    f"the last change to {key} was made by {who}, not in this conversation; "
+                    "undo_edit takes back only your own changes",
+                )
+            ],
+        )
+    chosen = last.files
+    if key is not None:
+        keep = {key} | {f.partner for f in last.files if f.path == key and f.partner}
+        chosen = [f for f in last.files if f.path in keep]
     targets, files, errors = [], [], []
     for f in chosen:
         try:
@@ -281,6 +308,16 @@ def undo(ws: Workspace, path: str | None = None) -> Result:
                 )
             )
             continue
+        if last.kind == "accept" and s.pending(f.path) is not None:
+            errors.append(
+                _error(
+                    CONFLICT,
+                    f.path,
+                    f"{f.path} has a newer output pending review; undoing the accept would "
+                    "replace it, so nothing was restored. Accept, merge or discard it first",
+                )
+            )
+            continue
         targets.append(commit_mod.Target(read.real, f.before, f.mode_before))
         files.append({"path": f.path, "action": "restored" if f.before is not None else "deleted"})
     if errors:
@@ -289,22 +326,29 @@ def undo(ws: Workspace, path: str | None = None) -> Result:
     error = ws._write(targets, "undo", [], warnings)
     if error is not None:
         return _result(False, [], [error])
-    ws._best_effort(warnings, "the undo", _undone, ws, s, last.id, last.kind, chosen, key)
+    paths = None if key is None else [f.path for f in chosen]
+    ws._best_effort(warnings, "the undo", _undone, ws, s, last.id, last.kind, chosen, paths)
     return _result(True, files, [], warnings)
 
 
 def _undone(
-    ws: Workspace, s: Session, commit_id: int, kind: str, files: list[FileChange], key: str | None
+    ws: Workspace,
+    s: Session,
+    commit_id: int,
+    kind: str,
+    files: list[FileChange],
+    paths: list[str] | None,
 ) -> None:
-    s.drop_commit(commit_id, None if key is None else [key])
-    for f in files:
-        before = None if f.before is None else decode(f.before)[0]
-        if kind == "accept":  # the outputs wait for a decision again
-            after = None if f.after is None else decode(f.after)[0]
-            s.set_pending(f.path, before, after)
-        if not ws.model_view:
-            continue
-        if before is None:
-            s.forget(f.path)
-        else:
-            s.remember(f.path, before)
+    with s.transaction():
+        s.drop_commit(commit_id, paths)
+        for f in files:
+            before = None if f.before is None else decode(f.before)[0]
+            if kind == "accept":  # the outputs wait for a decision again
+                after = None if f.after is None else decode(f.after)[0]
+                s.set_pending(f.path, before, after)
+            if not ws.model_view:
+                continue
+            if before is None:
+                s.forget(f.path)
+            else:
+                s.remember(f.path, before)

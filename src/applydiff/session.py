@@ -1,14 +1,19 @@
 """The session store: what the model was shown, what it wrote, what was committed, how it goes.
 
-One SQLite database per root, ``.applydiff/session.db`` (WAL, a versioned schema):
+One SQLite database per root, ``.applydiff/session.db`` (WAL, a versioned schema, migrated
+forward on open):
 
-- snapshots: the text of each file as the model was last shown it (``read_file``), which is
-  the base its next edits are matched against;
-- pending: outputs kept for review (``apply --review``), each with the base it was made from,
-  and the outputs it replaced (``pending_steps``), so the model's last edit can be undone;
-- history: the files of each commit, before and after, with their modes, for ``undo``;
-- counters and per-file stats: exchanges, errors, ambiguous matches, patches, consecutive
-  failures, the text each file had when the model first changed it.
+- conversations: each model conversation (a ``ToolLayer``, an ``applydiff serve``) has an
+  id; two of them on one root keep apart what each was shown and how each goes;
+- snapshots (per conversation): the text of each file as the model was last shown it, the
+  base its next edits are matched against;
+- counters and per-file stats (per conversation): exchanges, errors, ambiguous matches,
+  patches, consecutive failures, the text each file had before the model first changed it;
+- pending: outputs kept for review (``apply --review``), each with the base it was made
+  from, and the outputs and bases it replaced (``pending_steps``), so the model's last edit
+  can be taken back;
+- history: the files of each commit, before and after, with their modes, the path a moved
+  file came from or went to, and who made the commit (a conversation, or a person: NULL).
 
 Texts are stored as UTF-8 bytes with surrogates passed through (a file may hold bytes that
 are not UTF-8; see ``text.decode``).
@@ -20,32 +25,41 @@ import contextlib
 import sqlite3
 import threading
 import time
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from .policy import STATE_DIR
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+DEFAULT_CONVERSATION = "default"
+KEEP_CONVERSATIONS = 16  # older conversations' snapshots and stats are dropped
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS conversations (
+    id TEXT PRIMARY KEY, started_at REAL NOT NULL, active_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshots (
-    path TEXT PRIMARY KEY, text BLOB NOT NULL, shown_at REAL NOT NULL);
+    conv TEXT NOT NULL, path TEXT NOT NULL, text BLOB NOT NULL, shown_at REAL NOT NULL,
+    PRIMARY KEY (conv, path));
+CREATE TABLE IF NOT EXISTS counters (
+    conv TEXT NOT NULL, name TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (conv, name));
+CREATE TABLE IF NOT EXISTS files (
+    conv TEXT NOT NULL, path TEXT NOT NULL, original BLOB,
+    patches INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0,
+    keystone INTEGER NOT NULL DEFAULT 0, edited INTEGER NOT NULL DEFAULT 0,
+    seen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (conv, path));
 CREATE TABLE IF NOT EXISTS pending (
     path TEXT PRIMARY KEY, base BLOB, output BLOB, created_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS pending_steps (
-    path TEXT NOT NULL, seq INTEGER NOT NULL, output BLOB, PRIMARY KEY (path, seq));
+    path TEXT NOT NULL, seq INTEGER NOT NULL, base BLOB, output BLOB, PRIMARY KEY (path, seq));
 CREATE TABLE IF NOT EXISTS commits (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, at REAL NOT NULL);
+    id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, at REAL NOT NULL, origin TEXT);
 CREATE TABLE IF NOT EXISTS commit_files (
     commit_id INTEGER NOT NULL REFERENCES commits(id) ON DELETE CASCADE,
     path TEXT NOT NULL, before BLOB, after BLOB, mode_before INTEGER, mode_after INTEGER,
-    PRIMARY KEY (commit_id, path));
-CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS files (
-    path TEXT PRIMARY KEY, original BLOB, patches INTEGER NOT NULL DEFAULT 0,
-    failures INTEGER NOT NULL DEFAULT 0, keystone INTEGER NOT NULL DEFAULT 0,
-    edited INTEGER NOT NULL DEFAULT 0, seen INTEGER NOT NULL DEFAULT 0);
+    partner TEXT, PRIMARY KEY (commit_id, path));
 """
 
 
@@ -69,22 +83,26 @@ class Pending:
 
 @dataclass(frozen=True)
 class FileChange:
-    """One file of a commit: its bytes and permission bits before and after (None: no file)."""
+    """One file of a commit: its bytes and permission bits before and after (None: no file);
+    ``partner``: the other path of a move (where the file came from, or went to)."""
 
     path: str
     before: bytes | None
     after: bytes | None
     mode_before: int | None = None
     mode_after: int | None = None
+    partner: str | None = None
 
 
 @dataclass(frozen=True)
 class Commit:
-    """A committed change: ``kind`` (apply, accept, merge, undo) and its files."""
+    """A committed change: ``kind`` (apply, accept, merge, undo), who made it (``origin``: a
+    conversation id, or None for a person at the command line) and its files."""
 
     id: int
     kind: str
     files: list[FileChange]
+    origin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,19 +124,24 @@ class SessionError(RuntimeError):
 
 
 class SchemaError(SessionError):
-    """The database was written by an incompatible version of applydiff."""
+    """The database was written by a newer, incompatible version of applydiff."""
 
 
 class Session:
-    """The session store of one root (thread-safe: one connection behind a lock; other
-    processes wait up to ``busy_timeout`` for the database)."""
+    """The session store of one root, seen from one conversation (thread-safe: one connection
+    behind a lock; other processes wait up to ``busy_timeout_ms`` for the database).
+
+    ``conversation``: whose snapshots and stats to use; None takes the most recently active
+    conversation (what ``applydiff status`` shows), or ``default`` when there is none.
+    """
 
     busy_timeout_ms = 10_000
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, conversation: str | None = None) -> None:
         state = Path(root) / STATE_DIR
         self.path = state / "session.db"
         self._lock = threading.RLock()
+        self._depth = 0
         if state.exists() and not state.is_dir():
             raise SessionError(
                 f"{state} is a file, where applydiff keeps its state directory; move it away"
@@ -133,18 +156,10 @@ class Session:
             self._db.execute(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            with self._lock:
-                self._db.executescript(_SCHEMA)
-                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                if row is None:
-                    self._db.execute(
-                        "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                    )
-                elif row[0] != str(SCHEMA_VERSION):
-                    raise SchemaError(
-                        f"{self.path} has schema {row[0]}, this applydiff reads "
-                        f"{SCHEMA_VERSION}; remove the file to start a new session"
-                    )
+            with self.transaction() as db:
+                _migrate(db, self.path)
+            self.conversation = conversation or self._latest()
+            self._touch()
         except sqlite3.Error as e:
             self._db.close()
             raise SessionError(
@@ -172,75 +187,126 @@ class Session:
             self._db.execute(sql, args)
 
     @contextlib.contextmanager
-    def _transaction(self):  # type: ignore[no-untyped-def]
-        """Statements that land together or not at all."""
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Statements that land together or not at all (nested ones join the outer one)."""
         with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._db
+                finally:
+                    self._depth -= 1
+                return
             self._db.execute("BEGIN IMMEDIATE")
+            self._depth = 1
             try:
                 yield self._db
             except BaseException:
+                self._depth = 0
                 self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self._depth = 0
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
 
-    def new_conversation(self) -> None:
-        """Forget what a previous conversation was shown and how it went (snapshots, counters,
-        per-file stats); outputs pending review and the undo history stay."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM snapshots")
-            db.execute("DELETE FROM counters")
-            db.execute("DELETE FROM files")
+    # -- conversations -------------------------------------------------------------------------
+    def _latest(self) -> str:
+        row = self._one("SELECT id FROM conversations ORDER BY active_at DESC LIMIT 1")
+        return DEFAULT_CONVERSATION if row is None else str(row[0])
+
+    def _touch(self) -> None:
+        now = time.time()
+        self._run(
+            "INSERT INTO conversations VALUES (?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET active_at = excluded.active_at",
+            (self.conversation, now, now),
+        )
+
+    def new_conversation(self) -> str:
+        """Start a conversation of its own: nothing shown yet, no counters, no stats. Outputs
+        pending review and the history are shared; other conversations are left alone, but
+        the oldest are forgotten past ``KEEP_CONVERSATIONS``."""
+        self.conversation = f"c-{uuid.uuid4().hex[:12]}"
+        with self.transaction() as db:
+            self._touch()
+            old = [
+                r[0]
+                for r in db.execute(
+                    "SELECT id FROM conversations ORDER BY active_at DESC LIMIT -1 OFFSET ?",
+                    (KEEP_CONVERSATIONS,),
+                ).fetchall()
+            ]
+            for conv in old:
+                for table in ("snapshots", "counters", "files"):
+                    db.execute(f"DELETE FROM {table} WHERE conv=?", (conv,))
+                db.execute("DELETE FROM conversations WHERE id=?", (conv,))
+        return self.conversation
 
     # -- snapshots ---------------------------------------------------------------------------
     def remember(self, path: str, text: str) -> None:
         """Record that the model was shown ``text`` for ``path``."""
         self._run(
-            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)", (path, _blob(text), time.time())
+            "INSERT OR REPLACE INTO snapshots (conv, path, text, shown_at) VALUES (?, ?, ?, ?)",
+            (self.conversation, path, _blob(text), time.time()),
         )
 
     def snapshot(self, path: str) -> str | None:
-        row = self._one("SELECT text FROM snapshots WHERE path=?", (path,))
+        row = self._one(
+            "SELECT text FROM snapshots WHERE conv=? AND path=?", (self.conversation, path)
+        )
         return None if row is None else _text(row[0])
 
     def snapshot_paths(self) -> list[str]:
-        return [r[0] for r in self._all("SELECT path FROM snapshots ORDER BY path")]
+        rows = self._all(
+            "SELECT path FROM snapshots WHERE conv=? ORDER BY path", (self.conversation,)
+        )
+        return [r[0] for r in rows]
 
     def forget(self, path: str) -> None:
-        self._run("DELETE FROM snapshots WHERE path=?", (path,))
+        self._run("DELETE FROM snapshots WHERE conv=? AND path=?", (self.conversation, path))
 
     # -- pending outputs ---------------------------------------------------------------------
     def set_pending(
         self, path: str, base: str | None, output: str | None, *, step: bool = True
     ) -> None:
         """Keep ``output`` for review, made from ``base`` (the file's text on disk). With
-        ``step``, an output it replaces is kept for :meth:`undo_pending`."""
-        with self._transaction() as db:
-            row = db.execute("SELECT output FROM pending WHERE path=?", (path,)).fetchone()
+        ``step``, the output and base it replaces are kept for :meth:`undo_pending`."""
+        with self.transaction() as db:
+            row = db.execute("SELECT base, output FROM pending WHERE path=?", (path,)).fetchone()
             if row is not None and step:
                 seq = db.execute(
                     "SELECT COALESCE(MAX(seq), 0) + 1 FROM pending_steps WHERE path=?", (path,)
                 ).fetchone()[0]
-                db.execute("INSERT INTO pending_steps VALUES (?, ?, ?)", (path, seq, row[0]))
+                db.execute(
+                    "INSERT INTO pending_steps (path, seq, base, output) VALUES (?, ?, ?, ?)",
+                    (path, seq, row[0], row[1]),
+                )
             elif row is None:
                 db.execute("DELETE FROM pending_steps WHERE path=?", (path,))
             db.execute(
-                "INSERT OR REPLACE INTO pending VALUES (?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO pending (path, base, output, created_at) "
+                "VALUES (?, ?, ?, ?)",
                 (path, _blob(base), _blob(output), time.time()),
             )
 
     def undo_pending(self, path: str) -> Pending | None:
-        """Take back the last edit of a pending output: the output before it is pending again,
-        or, after the first, nothing is pending. Returns what is pending now."""
-        with self._transaction() as db:
+        """Take back the last edit of a pending output: the output (and base) before it is
+        pending again, or, after the first, nothing is pending. Returns what is pending now."""
+        with self.transaction() as db:
             row = db.execute(
-                "SELECT seq, output FROM pending_steps WHERE path=? ORDER BY seq DESC LIMIT 1",
+                "SELECT seq, base, output FROM pending_steps WHERE path=? "
+                "ORDER BY seq DESC LIMIT 1",
                 (path,),
             ).fetchone()
             if row is None:
                 db.execute("DELETE FROM pending WHERE path=?", (path,))
                 return None
             db.execute("DELETE FROM pending_steps WHERE path=? AND seq=?", (path, row[0]))
-            db.execute("UPDATE pending SET output=? WHERE path=?", (row[1], path))
+            db.execute("UPDATE pending SET base=?, output=? WHERE path=?", (row[1], row[2], path))
         return self.pending(path)
 
     def pending(self, path: str) -> Pending | None:
@@ -252,35 +318,43 @@ class Session:
         return [Pending(p, _text(b), _text(o)) for p, b, o in rows]
 
     def drop_pending(self, path: str) -> None:
-        with self._transaction() as db:
+        with self.transaction() as db:
             db.execute("DELETE FROM pending WHERE path=?", (path,))
             db.execute("DELETE FROM pending_steps WHERE path=?", (path,))
 
     # -- history -------------------------------------------------------------------------------
-    def add_commit(self, kind: str, files: list[FileChange]) -> int:
-        with self._transaction() as db:
-            cur = db.execute("INSERT INTO commits (kind, at) VALUES (?, ?)", (kind, time.time()))
+    def add_commit(self, kind: str, files: list[FileChange], origin: str | None = None) -> int:
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO commits (kind, at, origin) VALUES (?, ?, ?)",
+                (kind, time.time(), origin),
+            )
             cid = int(cur.lastrowid or 0)
             db.executemany(
-                "INSERT INTO commit_files VALUES (?, ?, ?, ?, ?, ?)",
-                [(cid, f.path, f.before, f.after, f.mode_before, f.mode_after) for f in files],
+                "INSERT INTO commit_files (commit_id, path, before, after, mode_before, "
+                "mode_after, partner) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (cid, f.path, f.before, f.after, f.mode_before, f.mode_after, f.partner)
+                    for f in files
+                ],
             )
             return cid
 
     def last_commit(self, path: str | None = None) -> Commit | None:
         """The last commit, or the last one that changed ``path``."""
         if path is None:
-            row = self._one("SELECT id, kind FROM commits ORDER BY id DESC LIMIT 1")
+            row = self._one("SELECT id, kind, origin FROM commits ORDER BY id DESC LIMIT 1")
         else:
             row = self._one(
-                "SELECT c.id, c.kind FROM commits c JOIN commit_files f ON f.commit_id = c.id "
+                "SELECT c.id, c.kind, c.origin FROM commits c "
+                "JOIN commit_files f ON f.commit_id = c.id "
                 "WHERE f.path=? ORDER BY c.id DESC LIMIT 1",
                 (path,),
             )
         if row is None:
             return None
         files = self._all(
-            "SELECT path, before, after, mode_before, mode_after FROM commit_files "
+            "SELECT path, before, after, mode_before, mode_after, partner FROM commit_files "
             "WHERE commit_id=? ORDER BY path",
             (row[0],),
         )
@@ -289,15 +363,16 @@ class Session:
             row[1],
             [
                 FileChange(
-                    p, None if b is None else bytes(b), None if a is None else bytes(a), mb, ma
+                    p, None if b is None else bytes(b), None if a is None else bytes(a), mb, ma, pt
                 )
-                for p, b, a, mb, ma in files
+                for p, b, a, mb, ma, pt in files
             ],
+            row[2],
         )
 
     def drop_commit(self, commit_id: int, paths: list[str] | None = None) -> None:
         """Forget a commit (undone), or only its ``paths``: the commit goes with its last."""
-        with self._transaction() as db:
+        with self.transaction() as db:
             if paths is not None:
                 db.executemany(
                     "DELETE FROM commit_files WHERE commit_id=? AND path=?",
@@ -310,63 +385,72 @@ class Session:
                     return
             db.execute("DELETE FROM commits WHERE id=?", (commit_id,))
 
-    # -- counters and per-file stats -------------------------------------------------------------
+    # -- counters and per-file stats (this conversation's) ----------------------------------------
     def bump(self, name: str, n: int = 1) -> None:
         self._run(
-            "INSERT INTO counters VALUES (?, ?) "
-            "ON CONFLICT(name) DO UPDATE SET value = value + excluded.value",
-            (name, n),
+            "INSERT INTO counters (conv, name, value) VALUES (?, ?, ?) "
+            "ON CONFLICT(conv, name) DO UPDATE SET value = value + excluded.value",
+            (self.conversation, name, n),
         )
 
     def count(self, name: str) -> int:
-        row = self._one("SELECT value FROM counters WHERE name=?", (name,))
+        row = self._one(
+            "SELECT value FROM counters WHERE conv=? AND name=?", (self.conversation, name)
+        )
         return 0 if row is None else int(row[0])
 
     def note_edit(self, path: str, original: str | None, patches: int) -> None:
         """``patches`` more edits landed in ``path``; ``original`` is its text before the first
         (None: the first created it)."""
         self._run(
-            "INSERT INTO files (path, original, patches, failures, edited) VALUES (?, ?, ?, 0, 1) "
-            "ON CONFLICT(path) DO UPDATE SET patches = patches + excluded.patches, failures = 0, "
+            "INSERT INTO files (conv, path, original, patches, failures, edited) "
+            "VALUES (?, ?, ?, ?, 0, 1) ON CONFLICT(conv, path) DO UPDATE SET "
+            "patches = patches + excluded.patches, failures = 0, "
             "original = CASE WHEN files.edited THEN files.original ELSE excluded.original END, "
             "edited = 1",
-            (path, _blob(original), patches),
+            (self.conversation, path, _blob(original), patches),
         )
 
     def note_failure(self, path: str) -> int:
         """One more consecutive failed edit of ``path``; returns how many in a row."""
         self._run(
-            "INSERT INTO files (path, original, failures) VALUES (?, NULL, 1) "
-            "ON CONFLICT(path) DO UPDATE SET failures = failures + 1",
-            (path,),
+            "INSERT INTO files (conv, path, failures) VALUES (?, ?, 1) "
+            "ON CONFLICT(conv, path) DO UPDATE SET failures = failures + 1",
+            (self.conversation, path),
         )
-        row = self._one("SELECT failures FROM files WHERE path=?", (path,))
-        return int(row[0]) if row else 0
+        st = self.stats(path)
+        return st.failures if st else 0
+
+    def _flag(self, path: str, column: str, value: int) -> None:
+        self._run(
+            f"INSERT INTO files (conv, path, {column}) VALUES (?, ?, ?) "
+            f"ON CONFLICT(conv, path) DO UPDATE SET {column} = excluded.{column}",
+            (self.conversation, path, value),
+        )
 
     def mark_seen(self, path: str) -> None:
         """The model was shown the output pending review for ``path``."""
-        self._run(
-            "INSERT INTO files (path, seen) VALUES (?, 1) ON CONFLICT(path) DO UPDATE SET seen = 1",
-            (path,),
-        )
+        self._flag(path, "seen", 1)
 
     def reset_failures(self, path: str) -> None:
         """The model read ``path`` again: its run of failed edits starts over."""
-        self._run("UPDATE files SET failures = 0 WHERE path=?", (path,))
-
-    def set_keystone(self, path: str, keystone: bool = True) -> None:
         self._run(
-            "INSERT INTO files (path, keystone) VALUES (?, ?) "
-            "ON CONFLICT(path) DO UPDATE SET keystone = excluded.keystone",
-            (path, int(keystone)),
+            "UPDATE files SET failures = 0 WHERE conv=? AND path=?", (self.conversation, path)
         )
 
+    def set_keystone(self, path: str, keystone: bool = True) -> None:
+        self._flag(path, "keystone", int(keystone))
+
     def file_stats(self) -> list[FileStats]:
-        rows = self._all(f"SELECT {_STATS} FROM files ORDER BY path")
+        rows = self._all(
+            f"SELECT {_STATS} FROM files WHERE conv=? ORDER BY path", (self.conversation,)
+        )
         return [_stats(r) for r in rows]
 
     def stats(self, path: str) -> FileStats | None:
-        row = self._one(f"SELECT {_STATS} FROM files WHERE path=?", (path,))
+        row = self._one(
+            f"SELECT {_STATS} FROM files WHERE conv=? AND path=?", (self.conversation, path)
+        )
         return None if row is None else _stats(row)
 
 
@@ -376,3 +460,70 @@ _STATS = "path, original, patches, failures, keystone, seen"
 def _stats(row: tuple) -> FileStats:
     p, o, n, f, k, seen = row
     return FileStats(p, _text(o), n, f, bool(k), bool(seen))
+
+
+# -- schema versions -----------------------------------------------------------------------------
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the database to :data:`SCHEMA_VERSION` (inside the caller's transaction)."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    version = 0
+    if "meta" in tables:
+        row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        version = int(row[0]) if row and str(row[0]).isdigit() else 0
+    if version > SCHEMA_VERSION:
+        raise SchemaError(
+            f"{path} has schema {version}, written by a newer applydiff (this one reads up to "
+            f"{SCHEMA_VERSION}); upgrade applydiff, or remove the file to start a new session"
+        )
+    if 0 < version < 3:
+        _from_v1_or_v2(db)
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _from_v1_or_v2(db: sqlite3.Connection) -> None:
+    """Schemas 1 and 2 kept one global view: it becomes the ``default`` conversation's."""
+    for table in ("snapshots", "counters", "files"):
+        if "conv" in _columns(db, table):
+            continue
+        db.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    conv = DEFAULT_CONVERSATION
+    db.execute(
+        "INSERT OR IGNORE INTO conversations VALUES (?, ?, ?)", (conv, time.time(), time.time())
+    )
+    old = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "old_snapshots" in old:
+        db.execute(
+            "INSERT INTO snapshots SELECT ?, path, text, shown_at FROM old_snapshots", (conv,)
+        )
+        db.execute("DROP TABLE old_snapshots")
+    if "old_counters" in old:
+        db.execute("INSERT INTO counters SELECT ?, name, value FROM old_counters", (conv,))
+        db.execute("DROP TABLE old_counters")
+    if "old_files" in old:
+        cols = _columns(db, "old_files")
+        edited = "edited" if "edited" in cols else "patches > 0"
+        seen = "seen" if "seen" in cols else "0"
+        db.execute(
+            f"INSERT INTO files SELECT ?, path, original, patches, failures, keystone, {edited}, "
+            f"{seen} FROM old_files",
+            (conv,),
+        )
+        db.execute("DROP TABLE old_files")
+    for column in ("mode_before INTEGER", "mode_after INTEGER", "partner TEXT"):
+        if column.split()[0] not in _columns(db, "commit_files"):
+            db.execute(f"ALTER TABLE commit_files ADD COLUMN {column}")
+    if "origin" not in _columns(db, "commits"):
+        db.execute("ALTER TABLE commits ADD COLUMN origin TEXT")
+    steps = _columns(db, "pending_steps") if "pending_steps" in old else set()
+    if steps and "base" not in steps:
+        db.execute("ALTER TABLE pending_steps ADD COLUMN base BLOB")

@@ -101,6 +101,7 @@ class Result:
     _plan: list[tuple[str, commit_mod.Target, str | None]] | None = field(default=None, repr=False)
     _reads: dict[str, _Read] | None = field(default=None, repr=False)
     _patches: dict[str, tuple[str | None, int]] | None = field(default=None, repr=False)
+    _partners: dict[str, str] = field(default_factory=dict, repr=False)  # the paths of moves
     ops: list[Op] | None = field(default=None, repr=False)  # the parsed edits, for feedback
 
     def to_dict(self) -> dict[str, Any]:
@@ -196,6 +197,11 @@ class Workspace:
         self.model_view = model_view
 
     @property
+    def _origin(self) -> str | None:
+        """Who the history says made a commit: the model's conversation, or a person."""
+        return self.session.conversation if self.session and self.model_view else None
+
+    @property
     def _model(self) -> Session | None:
         """The session, when it keeps the model's view (snapshots, counters, stats)."""
         return self.session if self.model_view else None
@@ -270,12 +276,7 @@ class Workspace:
         pending = s.pending(key)
         if pending is not None:
             if review is False:
-                raise EditError(
-                    f"{key} has an output pending review; accept, merge or discard it first "
-                    "(applydiff status lists them), or edit it in review mode",
-                    code=CONFLICT,
-                    path=key,
-                )
+                raise PendingReview(key)
             got.kind, got.base, got.merge_base = "pending", pending.output, pending.base
             st = s.stats(key) if self.require_read and self.model_view else None
             if self.require_read and self.model_view and not (st and (st.seen or st.patches)):
@@ -397,6 +398,7 @@ class Workspace:
             _plan=plan,
             _reads=files.reads,
             _patches={c.path: (c.before, patches.get(c.path, 1)) for c in cs.changes},
+            _partners={**moved_from, **{src: dst for dst, src in moved_from.items()}},
         )
 
     @staticmethod
@@ -435,10 +437,15 @@ class Workspace:
                 s.remember(key, text)
 
     def _counted(self, result: Result) -> Result:
-        """Session counters: one more exchange; its errors, ambiguous matches, failures."""
+        """Session counters: one more exchange; its errors, ambiguous matches, failures
+        (bookkeeping: a store that fails here is a warning)."""
+        if self._model is not None:
+            self._best_effort(result.warnings, "the exchange counts", self._count, result)
+        return result
+
+    def _count(self, result: Result) -> None:
         s = self._model
-        if s is None:
-            return result
+        assert s is not None
         s.bump("exchanges")
         if result.errors:
             s.bump("errors", len(result.errors))
@@ -455,30 +462,20 @@ class Workspace:
 
     def commit(self, result: Result) -> Result:
         """Write a successful result (from ``apply(..., dry_run=True)`` too): first check that
-        no file changed on disk since it was read (``conflict``), then commit atomically.
-        The check and the write hold the root's lock, so no other applydiff writes between."""
+        no file changed on disk since it was read, and that no output for it went pending
+        review meanwhile (``conflict``), then commit atomically. The checks and the write
+        hold the root's lock, so no other applydiff writes in between."""
         if not result.ok or result._plan is None or result._reads is None:
             raise ValueError("only a successful, uncommitted result can be committed")
-        with commit_mod.root_lock(self.root):
-            for key, read in result._reads.items():
-                if self._digest(read.real) != read.digest:
-                    result.ok = False
-                    result.errors.append(
-                        _plain_error(
-                            CONFLICT,
-                            None,
-                            key,
-                            f"{key} changed on disk after it was read; nothing was written. "
-                            "Read the file again and redo the edit against what it holds now",
-                        )
-                    )
-                    if read.kind == "snapshot":
-                        with contextlib.suppress(EditError):
-                            self._refresh(key, self._disk(key).text)
+        with self._locked(result) as locked:
+            if not locked:
+                return result
+            self._recheck(result)
             if not result.ok:
                 return result
             history = [
-                _history(path, result._reads[path], target) for path, target, _ in result._plan
+                _history(path, result._reads[path], target, result._partners.get(path))
+                for path, target, _ in result._plan
             ]
             error = self._write([t for _, t, _ in result._plan], "apply", history, result.warnings)
         if error is not None:
@@ -486,19 +483,65 @@ class Workspace:
             result.errors.append(error)
             return result
         self._best_effort(result.warnings, "the edit counts", self._note_patches, result)
-        if self.session is not None:
+        if self._model is not None:
             self._best_effort(result.warnings, "what the model saw", self._after_commit, result)
         result.committed = True
         result.dry_run = False
         result._plan = None
         return result
 
+    @contextlib.contextmanager
+    def _locked(self, result: Result) -> Iterator[bool]:
+        """The root's lock; when it cannot be taken, ``result`` gets the error and the body
+        sees False."""
+        try:
+            lock = commit_mod.root_lock(self.root)
+            lock.__enter__()
+        except OSError as e:
+            result.ok = False
+            result.errors.append(
+                _plain_error(
+                    IO_ERROR,
+                    None,
+                    e.filename,
+                    f"cannot lock the root ({e.strerror}); nothing was written",
+                )
+            )
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.__exit__(None, None, None)
+
+    def _recheck(self, result: Result) -> None:
+        """Under the lock: every file still holds what was read, and nothing went pending
+        review for a file the result writes to disk."""
+        assert result._reads is not None and result._plan is not None
+        for key, read in result._reads.items():
+            if self._digest(read.real) != read.digest:
+                result.ok = False
+                result.errors.append(
+                    _plain_error(
+                        CONFLICT,
+                        None,
+                        key,
+                        f"{key} changed on disk after it was read; nothing was written. "
+                        "Read the file again and redo the edit against what it holds now",
+                    )
+                )
+                if read.kind == "snapshot":
+                    with contextlib.suppress(EditError):
+                        self._refresh(key, self._disk(key).text)
+        if self.session is not None:
+            for path, _, _ in result._plan:
+                if self.session.pending(path) is not None:
+                    result.ok = False
+                    result.errors.append(_error_dict(None, PendingReview(path)))
+
     def _after_commit(self, result: Result) -> None:
-        assert self.session is not None and result._plan is not None
+        assert self._model is not None and result._plan is not None
         for path, _, final in result._plan:
-            self.session.drop_pending(path)
-            if self._model is None:
-                continue
             if final is None:
                 self._model.forget(path)
             else:
@@ -515,12 +558,50 @@ class Workspace:
             )
 
     def _keep_pending(self, result: Result) -> None:
-        assert self.session is not None and result._plan is not None and result._reads
-        self._note_patches(result)
-        for path, _, final in result._plan:
-            # The output holds the disk's text as read (merged in if the disk moved on since
-            # the model's base), so that text is what it was made from.
-            self.session.set_pending(path, result._reads[path].text, final)
+        """Keep the outputs pending review, all in one transaction, under the root's lock;
+        refused (``conflict``) if a pending output it builds on changed meanwhile."""
+        s = self.session
+        assert s is not None and result._plan is not None and result._reads
+        with self._locked(result) as locked:
+            if not locked:
+                return
+            try:
+                with s.transaction():
+                    for path, _, final in result._plan:
+                        read = result._reads[path]
+                        now = s.pending(path)
+                        stale = (
+                            now is None or now.output != read.base
+                            if read.kind == "pending"
+                            else now is not None
+                        )
+                        if stale:
+                            raise _Stale(path)
+                        # The output holds the disk's text as read (merged in if the disk
+                        # moved on since the model's base), so that text is its base.
+                        s.set_pending(path, read.text, final)
+                    self._note_patches(result)
+            except _Stale as e:
+                result.ok = False
+                result.errors.append(
+                    _plain_error(
+                        CONFLICT,
+                        None,
+                        e.path,
+                        f"the output pending review for {e.path} changed while this edit was "
+                        "made against it; nothing was kept. Read the file again and redo the "
+                        "edit",
+                    )
+                )
+                return
+            except sqlite3.Error as e:
+                result.ok = False
+                result.errors.append(
+                    _plain_error(
+                        IO_ERROR, None, None, f"the session store failed ({e}); nothing was kept"
+                    )
+                )
+                return
         result.review = True
         result._plan = None
 
@@ -550,7 +631,7 @@ class Workspace:
             )
         if self.session is not None and history:
             add = self.session.add_commit
-            self._best_effort(warnings, "the change for undo", add, kind, history)
+            self._best_effort(warnings, "the change for undo", add, kind, history, self._origin)
         return None
 
     @staticmethod
@@ -572,34 +653,67 @@ class Workspace:
     def accept(self, paths: Sequence[str] | None = None) -> Result:
         from . import review
 
-        with commit_mod.root_lock(self.root):
-            return review.accept(self, paths)
+        return self._review_op(review.accept, paths)
 
     def discard(self, paths: Sequence[str] | None = None) -> Result:
         from . import review
 
-        with commit_mod.root_lock(self.root):
-            return review.discard(self, paths)
+        return self._review_op(review.discard, paths)
 
     def merge(self, paths: Sequence[str] | None = None) -> Result:
         from . import review
 
-        with commit_mod.root_lock(self.root):
-            return review.merge(self, paths)
+        return self._review_op(review.merge, paths)
 
-    def undo(self, path: str | None = None) -> Result:
-        """Restore the files of the last commit; with ``path``, only that file, as it was
-        before the last commit that changed it."""
+    def undo(self, path: str | None = None, *, own: bool = False) -> Result:
+        """Restore the files of the last commit; with ``path``, only that file (and the other
+        path of a move), as it was before the last commit that changed it. With ``own``, only
+        a commit this conversation made is undone."""
         from . import review
 
-        with commit_mod.root_lock(self.root):
-            return review.undo(self, path)
+        return self._review_op(review.undo, path, own=own)
+
+    def _review_op(self, op: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
+        failed = Result(False, False)
+        with self._locked(failed) as locked:
+            if not locked:
+                return failed
+            try:
+                return op(self, *args, **kwargs)
+            except sqlite3.Error as e:
+                failed.errors.append(
+                    _plain_error(IO_ERROR, None, None, f"the session store failed ({e})")
+                )
+                return failed
 
 
-def _history(path: str, read: _Read, target: commit_mod.Target) -> FileChange:
+def _history(
+    path: str, read: _Read, target: commit_mod.Target, partner: str | None = None
+) -> FileChange:
     before_mode = None if read.mode is None else stat.S_IMODE(read.mode)
     after_mode = before_mode if target.mode is None else stat.S_IMODE(target.mode)
-    return FileChange(path, read.data, target.data, before_mode, after_mode)
+    return FileChange(path, read.data, target.data, before_mode, after_mode, partner)
+
+
+class _Stale(Exception):
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+class PendingReview(EditError):
+    """A plain edit of a file whose output waits for review: writing would leave it stale."""
+
+    code = CONFLICT
+
+    def __init__(self, key: str) -> None:
+        super().__init__(
+            f"{key} has an output pending review; a person must accept, merge or discard it "
+            "first (applydiff status lists them), or edit it in review mode",
+            path=key,
+        )
+
+    def facts(self) -> dict[str, Any]:
+        return {"pending_review": True}
 
 
 def _edit_dict(r: EditReport) -> dict[str, Any]:
