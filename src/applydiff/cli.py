@@ -85,6 +85,45 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--review", action="store_true", help="keep outputs pending for review")
     p.add_argument("--text-editor", action="store_true", help="also expose the text-editor tool")
 
+    p = sub.add_parser(
+        "edit", help="let a model do TASK on the tree (an OpenAI-compatible endpoint)"
+    )
+    p.add_argument("task", metavar="TASK", help="what to do, in words")
+    _endpoint(p)
+    p.add_argument("--model", required=True, help="the model name the endpoint serves")
+    p.add_argument("--root", default=".", help="the project root (default: .)")
+    p.add_argument("--mode", default=None, help="diff mode or text mode (default: the profile's)")
+    p.add_argument("--max-exchanges", type=int, default=3, help="answers with edits (default 3)")
+    p.add_argument(
+        "--file",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="show this file up front (repeatable; default: a small tree whole)",
+    )
+    p.add_argument("--review", action="store_true", help="keep outputs pending for review")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("eval-models", help="score models x modes on the edit task suite")
+    _endpoint(p, required=False)
+    p.add_argument("--model", action="append", default=None, help="a model (repeatable)")
+    p.add_argument(
+        "--modes",
+        default=None,
+        help="comma-separated (default: anchored,search_replace,search_replace_multi)",
+    )
+    p.add_argument("--tasks", default=None, help="comma-separated task names (default: all)")
+    p.add_argument("--runs", type=int, default=1, help="runs per task (default 1)")
+    p.add_argument("--max-exchanges", type=int, default=3)
+    p.add_argument("--suite", default=None, help="the task suite (default benchmarks/model_tasks)")
+    p.add_argument("--out", default="applydiff-eval", help="directory for the report")
+    p.add_argument(
+        "--replay",
+        default=None,
+        metavar="DIR",
+        help="re-score the transcripts of an earlier run instead of calling models",
+    )
+
     p = sub.add_parser("bench", help="accuracy and speed next to other edit engines, with charts")
     p.add_argument("--quick", action="store_true", help="a small run (under a minute)")
     p.add_argument("--out", default="applydiff-bench", help="directory for the report")
@@ -98,6 +137,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="auto", help="auto (default) or one format name")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     return parser
+
+
+def _endpoint(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    p.add_argument(
+        "--endpoint",
+        required=required,
+        metavar="URL",
+        help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1",
+    )
+    p.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per request")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -154,10 +209,12 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def open_workspace(args: argparse.Namespace, *, store: bool = True) -> Any:
+def open_workspace(args: argparse.Namespace, *, store: bool = True, optional: bool = False) -> Any:
     """The root as a person at a terminal works on it: edits go against the disk (or, in
     review mode, the outputs pending review), and every commit is recorded for ``undo``.
-    Without ``store`` (a preview) the session store is used only if the root has one."""
+    Without ``store`` (a preview) the session store is used only if the root has one. With
+    ``optional`` (a plain apply), a store that cannot be opened is a warning, not an error:
+    the edit goes ahead, unrecorded."""
     from pathlib import Path
 
     from .errors import EditError
@@ -170,7 +227,14 @@ def open_workspace(args: argparse.Namespace, *, store: bool = True) -> Any:
         raise UsageError(f"--threshold must be in (0, 1], not {threshold}")
     try:
         session = store or (Path(args.root) / STATE_DIR / "session.db").is_file()
-        return Workspace(args.root, threshold=threshold, session=session, model_view=False)
+        try:
+            return Workspace(args.root, threshold=threshold, session=session, model_view=False)
+        except SessionError as e:
+            if not optional:
+                raise
+            ws = Workspace(args.root, threshold=threshold)
+            ws.store_warning = f"{e}; this change is not recorded for undo"
+            return ws
     except (EditError, SessionError) as e:
         raise UsageError(getattr(e, "message", str(e))) from None
     except OSError as e:  # the state directory (.applydiff) cannot be made or read
@@ -183,7 +247,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if args.format not in ("auto", *FORMATS):
         raise UsageError(f"unknown format {args.format!r}; expected auto or one of {FORMATS}")
     text = read_input(args.file)
-    ws = open_workspace(args, store=args.review or not args.dry_run)
+    ws = open_workspace(args, store=args.review or not args.dry_run, optional=not args.review)
     if args.review:
         result = ws.apply(text, review=True, dry_run=args.dry_run, format=args.format)
         return report_review(result, args)
@@ -291,7 +355,7 @@ def cmd_call(args: argparse.Namespace) -> int:
         arguments = json.loads(args.args)
     except json.JSONDecodeError as e:
         raise UsageError(f"--args is not valid JSON: {e.msg} at column {e.colno}") from None
-    ws = open_workspace(args, store=not args.dry_run)
+    ws = open_workspace(args, store=not args.dry_run, optional=True)
     call = json.dumps({"name": args.tool, "arguments": arguments})
     args.file = "<call>"  # a person at a terminal is asked before writing
     return finish(ws, ws.apply(call, dry_run=True, format="tool_calls"), args)
@@ -299,6 +363,8 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 def finish(ws: Any, result: Any, args: argparse.Namespace) -> int:
     """Show the planned change, confirm when a person is at the terminal, then commit."""
+    if getattr(ws, "store_warning", None):
+        result.warnings.append(ws.store_warning)
     out = None if args.json else console()
     if out is not None:
         show(out, result)
@@ -423,6 +489,140 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _client(args: argparse.Namespace, model: str) -> Any:
+    from .llm import ChatClient
+
+    try:
+        return ChatClient(args.endpoint, model, api_key_env=args.api_key_env, timeout=args.timeout)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _check_mode(mode: str | None) -> None:
+    from .prompts import TEXT_MODES
+    from .tools import MODES
+
+    if mode is not None and mode not in MODES and mode not in TEXT_MODES:
+        raise UsageError(f"unknown mode {mode!r}; expected one of {MODES + tuple(TEXT_MODES)}")
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from .errors import EditError
+    from .llm import LLMError
+    from .loop import EditLoop
+    from .session import SessionError
+    from .tools import mode_for
+
+    _check_mode(args.mode)
+    if args.max_exchanges < 1:
+        raise UsageError("--max-exchanges must be at least 1")
+    mode = args.mode or mode_for(model=args.model)
+    out = None if args.json else console()
+
+    def event(kind: str, data: dict[str, Any]) -> None:
+        if out is None or kind != "exchange":
+            return
+        if data["ok"]:
+            files = ", ".join(f"{f['path']} ({f['action']})" for f in data["files"]) or "nothing"
+            out.print(f"exchange {data['number']}: applied: {files}", markup=False)
+        else:
+            codes = ", ".join(e["code"] or "?" for e in data["errors"])
+            out.print(f"exchange {data['number']}: failed ({codes}); feedback sent", markup=False)
+
+    try:
+        loop = EditLoop(
+            args.root,
+            _client(args, args.model),
+            mode=mode,
+            review=args.review,
+            max_exchanges=args.max_exchanges,
+            files=args.file,
+            on_event=event,
+        )
+    except (EditError, SessionError) as e:
+        raise UsageError(getattr(e, "message", str(e))) from None
+    try:
+        result = loop.run(args.task)
+    except LLMError as e:
+        raise UsageError(str(e)) from None
+    except EditError as e:  # a --file the policy refuses
+        raise UsageError(e.message) from None
+    finally:
+        loop.close()
+    if out is not None:
+        how = {
+            "done": "the model is done",
+            "max_exchanges": f"stopped after {args.max_exchanges} exchange(s)",
+            "max_requests": "stopped: too many requests",
+        }[result.stop]
+        state = "applied" if result.ok else "not applied" if result.exchanges else "no edits"
+        out.print(f"{state}; {how} (mode {mode}, {result.requests} request(s))", markup=False)
+        if result.answer:
+            out.print(result.answer.strip(), markup=False, highlight=False)
+    if args.json:
+        emit_json({"mode": mode, **result.to_dict()})
+    return EXIT_OK if result.ok else EXIT_REJECTED
+
+
+def cmd_eval_models(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .evals import replay as replay_mod
+    from .evals import report, run, tasks
+    from .llm import LLMError
+
+    try:
+        suite = Path(args.suite) if args.suite else tasks.default_suite()
+        names = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
+        suite_tasks = tasks.load_suite(suite, names)
+    except (FileNotFoundError, ValueError) as e:
+        raise UsageError(str(e)) from None
+    progress = sys.stderr.isatty()
+    if args.replay:
+        try:
+            recorded = replay_mod.load_all(Path(args.replay))
+            ev = run.replay(
+                suite_tasks, recorded, max_exchanges=args.max_exchanges, progress=progress
+            )
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    else:
+        if not args.endpoint or not args.model:
+            raise UsageError("eval-models needs --endpoint and --model (or --replay DIR)")
+        modes = (
+            [m.strip() for m in args.modes.split(",") if m.strip()]
+            if args.modes
+            else list(run.DEFAULT_MODES)
+        )
+        for mode in modes:
+            _check_mode(mode)
+        if args.runs < 1 or args.max_exchanges < 1:
+            raise UsageError("--runs and --max-exchanges must be at least 1")
+        clients = {m: _client(args, m) for m in args.model}
+        try:
+            ev = run.evaluate(
+                suite_tasks,
+                models=args.model,
+                modes=modes,
+                runs=args.runs,
+                client_for=clients.__getitem__,
+                max_exchanges=args.max_exchanges,
+                endpoint=args.endpoint,
+                progress=progress,
+            )
+        except LLMError as e:
+            raise UsageError(str(e)) from None
+    paths = report.write(ev, Path(args.out))
+    out = console()
+    for model in ev.meta["models"]:
+        cells = ", ".join(
+            f"{mode} {p}/{n}" for mode in ev.meta["modes"] for p, n in [ev.score(model, mode)]
+        )
+        out.print(f"{model}: {cells}", markup=False, highlight=False)
+    out.print(f"report: {paths['report']}", markup=False, highlight=False)
+    return EXIT_OK
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .tools import mode_for
 
@@ -464,6 +664,8 @@ COMMANDS = {
     "profile": cmd_profile,
     "serve": cmd_serve,
     "bench": cmd_bench,
+    "edit": cmd_edit,
+    "eval-models": cmd_eval_models,
 }
 
 

@@ -23,26 +23,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
 from . import __version__
+from .prompts import tool_rules
 from .tools import TEXT_EDITOR, ToolLayer, describe, tool_names
 
 log = logging.getLogger("applydiff.serve")
-
-INSTRUCTIONS = """applydiff edits files in {root} for you, safely.
-Rules:
-- Read a file with read_file before editing it: edits are matched against what you read, and
-  an edit to a file you have not read is refused (not_read).
-- The text you search for must match one place only; copy it from read_file (without the
-  line numbers) and add surrounding lines if it is not unique. Set replace_all to change every
-  occurrence.
-- Pass the file_id from read_file so an edit never lands on a version you did not see.
-- Several edits in one call apply in order, each seeing the previous ones, and all or none:
-  if one fails, nothing is written, and the error says why and what to send next.
-- To change most of a file, send the whole file with write_file.{review}"""
-
-REVIEW_NOTE = (
-    "\n- Review mode: your changes are kept pending for a person to accept; read_file shows "
-    "them (status=pending_output) and later edits build on them."
-)
 
 
 def _signature(schema: dict[str, Any]) -> inspect.Signature:
@@ -73,7 +57,7 @@ def build_server(
     server = MCPServer(
         "applydiff",
         version=__version__,
-        instructions=INSTRUCTIONS.format(root=layer.ws.root, review=REVIEW_NOTE if review else ""),
+        instructions=tool_rules(layer.ws.root, review=review),
     )
     lock = threading.Lock()
     keys = tool_names(layer.mode) + ([TEXT_EDITOR] if text_editor else [])

@@ -15,11 +15,13 @@ import copy
 import json
 import os
 import re
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import feedback
-from .errors import EditError
+from .errors import IO_ERROR, EditError
+from .formats.tool_calls import TOOLS
 from .ir import Op, Replace, Write
 from .session import Session
 from .text import dominant_eol, file_id, split_lines
@@ -332,6 +334,9 @@ _FAMILY_SIZES: tuple[tuple[re.Pattern[str], float], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), size)
     for pattern, size in (
         (r"tinyllama", 1.1),
+        (r"phi-?3(?:\.5)?[:-]?medium", 14.0),
+        (r"phi-?3(?:\.5)?[:-]?small", 7.0),
+        (r"llama-?3\.2-?vision", 11.0),
         (r"smollm", 1.7),
         (r"phi-?2\b", 2.7),
         (r"phi-?[34](?:\.\d)?-?mini", 3.8),
@@ -439,6 +444,7 @@ class ToolLayer:
         self.ws.session = self.session
         if new_conversation:
             self.session.new_conversation()
+        self.conversation = self.session.conversation
 
     def close(self) -> None:
         self.session.close()
@@ -470,6 +476,49 @@ class ToolLayer:
             return self._apply(call, "tool_calls")
         except EditError as e:  # a path the policy refuses, an unreadable file, ...
             return _error(f"{name}: {e.message}", e)
+        except sqlite3.Error as e:  # the session store (locked past its timeout, full disk)
+            return _error(
+                f"{name}: the session store failed ({e}); nothing was written",
+                EditError(str(e), code=IO_ERROR),
+            )
+
+    def handle_tool_calls(self, calls: list[tuple[str, dict[str, Any] | str]]) -> list[ToolResult]:
+        """Several calls of one model message: the edit calls among them apply together, all
+        or none, after the others (reads, status, text-editor commands) have run in order.
+        One result per call, in order; the first edit call carries the report."""
+        results: list[ToolResult | None] = [None] * len(calls)
+        batch: list[tuple[int, str, Any]] = []
+        for k, (name, arguments) in enumerate(calls):
+            if name in EDIT_TOOLS:
+                batch.append((k, name, arguments))
+            else:
+                results[k] = self.handle_tool_call(name, arguments)
+        if len(batch) == 1:
+            k, name, arguments = batch[0]
+            results[k] = self.handle_tool_call(name, arguments)
+        elif batch:
+            parsed = []
+            for _, name, arguments in batch:
+                if isinstance(arguments, str):
+                    try:
+                        arguments = json.loads(arguments) if arguments.strip() else {}
+                    except json.JSONDecodeError as e:
+                        arguments = f"(not valid JSON: {e.msg})"
+                parsed.append({"name": name, "arguments": arguments})
+            first = self._apply(json.dumps(parsed), "tool_calls")
+            results[batch[0][0]] = first
+            together = (
+                f"(applied together with the other edit calls of this message, all or none: "
+                f"{'applied' if not first.is_error else 'nothing was written'}; the report is "
+                "in the result of the first edit call)"
+            )
+            for k, _, _ in batch[1:]:
+                results[k] = ToolResult(together, first.is_error, first.result)
+        return [r for r in results if r is not None]
+
+    def apply_text(self, text: str) -> ToolResult:
+        """Edits written as text (SEARCH/REPLACE blocks, diffs, patches) in a model's answer."""
+        return self._apply(text)
 
     # -- the tools -----------------------------------------------------------------------------
     def _apply(self, response: str | list[Op], format: str = "auto") -> ToolResult:
@@ -477,7 +526,7 @@ class ToolLayer:
         return self._answer(result)
 
     def _answer(self, result: Result) -> ToolResult:
-        text = feedback.report(result, self.ws)
+        text = feedback.report(result, self.ws, review=self.review)
         context = self.context()
         if not result.ok or "Advice:" in context:
             text += "\n\n" + context
@@ -616,13 +665,16 @@ class ToolLayer:
             )
             done = {"ok": True, "files": [{"path": key, "action": "undone"}]}
             return ToolResult(text, False, done)
-        result = self.ws.undo(key)
+        result = self.ws.undo(key, own=True)
         if not result.ok:
-            return self._answer(result)
+            first = result.errors[0]
+            reason = "; ".join(e["message"] for e in result.errors)
+            return _error(f"undo_edit: {reason}", EditError(reason, code=first["code"]))
         action = result.files[0]["action"] if result.files else "restored"
         return ToolResult(f"Undid the last change to {key}: {action}.", False, result.to_dict())
 
 
+EDIT_TOOLS = frozenset(TOOLS)  # the calls that edit: batched, all or none, per message
 READ_LIMIT = 2000  # lines per read_file call; the rest is a call away
 
 

@@ -6,12 +6,11 @@ import platform
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..progress import progress_bar
 from . import corpus
 from .engines import ENGINES, available, load
 from .outcome import OUTCOMES, classify
@@ -57,25 +56,6 @@ class Bench:
         }
 
 
-@contextmanager
-def _progress(enabled: bool) -> Iterator[Any]:
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    ) as p:
-        yield p
-
-
 def run(
     *,
     quick: bool = False,
@@ -113,7 +93,7 @@ def run(
         notes=notes,
     )
     speed = speed_cases(paths, sizes, seed)
-    with _progress(progress) as p:
+    with progress_bar(progress) as p:
         for name in names:
             worker = Capped(name)
             try:

@@ -1,0 +1,89 @@
+"""What a model is told: the rules of the tools, and how to write edits as text.
+
+- :func:`tool_rules` is the instruction text for the tool modes (the MCP server's
+  ``instructions``, the edit loop's system prompt).
+- :data:`TEXT_MODES` are the modes where the model writes its edits in its answer instead of
+  calling tools (for endpoints or models without tool calls); :func:`text_instructions`
+  teaches one of them, with an example.
+"""
+
+from __future__ import annotations
+
+_RULES = """applydiff edits files in {root} for you, safely.
+Rules:
+- Read a file with read_file before editing it: edits are matched against what you read, and
+  an edit to a file you have not read is refused (not_read).
+- The text you search for must match one place only; copy it from read_file (without the
+  line numbers) and add surrounding lines if it is not unique. Set replace_all to change every
+  occurrence.
+- Pass the file_id from read_file so an edit never lands on a version you did not see.
+- Several edits in one call apply in order, each seeing the previous ones, and all or none:
+  if one fails, nothing is written, and the error says why and what to send next.
+- To change most of a file, send the whole file with write_file.{review}"""
+
+_REVIEW_NOTE = (
+    "\n- Review mode: your changes are kept pending for a person to accept; read_file shows "
+    "them (status=pending_output) and later edits build on them."
+)
+
+
+def tool_rules(root: object, *, review: bool = False) -> str:
+    """The rules every tool mode follows, for ``root``."""
+    return _RULES.format(root=root, review=_REVIEW_NOTE if review else "")
+
+
+_TEXT_COMMON = """Edit the files by writing edits in your answer, in the format below; nothing
+else in your answer is applied. Copy the lines you replace exactly from the files as shown
+(without the line numbers), with enough lines to match one place only. All edits of an answer
+apply in order, all or none: if one fails, nothing is written and you get the reason. When the
+task is done, answer without any edit."""
+
+TEXT_MODES: dict[str, str] = {
+    "text:search_replace": """Format: SEARCH/REPLACE blocks. The file's path alone on a line, then:
+```
+<<<<<<< SEARCH
+the lines to replace, copied exactly
+=======
+the new lines
+>>>>>>> REPLACE
+```
+An empty SEARCH section creates a new file with the REPLACE text. Example:
+src/app.py
+```
+<<<<<<< SEARCH
+def run():
+    return 1
+=======
+def run():
+    return 2
+>>>>>>> REPLACE
+```""",
+    "text:udiff": """Format: a unified diff in a ```diff fence, with --- and +++ lines naming the
+file and @@ lines before each hunk; context lines start with a space, removed lines with -,
+added lines with +. Line numbers in @@ may be left out. Example:
+```diff
+--- a/src/app.py
++++ b/src/app.py
+@@ def run():
+ def run():
+-    return 1
++    return 2
+```""",
+    "text:apply_patch": """Format: a patch between *** Begin Patch and *** End Patch:
+*** Update File: PATH, then an optional @@ line quoting a def or class header, then context
+lines starting with a space, removed lines with -, added lines with +; *** Add File: PATH with
+every line starting with +; *** Delete File: PATH. Example:
+*** Begin Patch
+*** Update File: src/app.py
+@@ def run():
+-    return 1
++    return 2
+*** End Patch""",
+}
+
+
+def text_instructions(mode: str) -> str:
+    """The instructions for a text mode (raises ``ValueError`` for an unknown one)."""
+    if mode not in TEXT_MODES:
+        raise ValueError(f"unknown text mode {mode!r}; expected one of {tuple(TEXT_MODES)}")
+    return _TEXT_COMMON.replace("\n", " ") + "\n\n" + TEXT_MODES[mode]
