@@ -2,7 +2,8 @@
 
 Each script item is what the next POST gets: a dict (a 200 JSON answer), ``(status, body,
 headers)``, or a callable taking the request body and returning one of those (an answer
-"written from" what the model was sent). Every request body is kept in ``requests``.
+"written from" what the model was sent); past the script, ``responder`` (a callable like
+that) answers. Every request body is kept in ``requests``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ Item = dict[str, Any] | tuple[int, Any, dict[str, str]] | Callable[[dict[str, An
 class FakeModel:
     def __init__(self) -> None:
         self.script: list[Item] = []
+        self.responder: Callable[[dict[str, Any]], Any] | None = None
         self.requests: list[dict[str, Any]] = []
         self.paths: list[str] = []
         self.headers: list[dict[str, str]] = []
@@ -31,7 +33,12 @@ class FakeModel:
                 owner.requests.append(body)
                 owner.paths.append(self.path)
                 owner.headers.append(dict(self.headers))
-                item: Any = owner.script.pop(0) if owner.script else (500, {"error": "no more"}, {})
+                if owner.script:
+                    item: Any = owner.script.pop(0)
+                elif owner.responder is not None:
+                    item = owner.responder
+                else:
+                    item = (500, {"error": "no more answers scripted"}, {})
                 if callable(item):
                     item = item(body)
                 status, payload, headers = item if isinstance(item, tuple) else (200, item, {})

@@ -202,7 +202,7 @@ class EditLoop:
         transcript: list[dict[str, Any]] = []
         answer, stop, requests = "", "max_requests", 0
         while requests < self.max_requests:
-            digest = _digest(messages, tools)
+            digest = _digest(messages, tools, str(self.layer.ws.root))
             expect = getattr(self.client, "expect", None)  # a replay checks for drift
             if expect is not None:
                 expect(digest)
@@ -299,7 +299,9 @@ def _project_files(layer: ToolLayer) -> list[tuple[str, int]]:
     return out
 
 
-def _digest(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
-    """A short hash of a request, so a replay can tell when it drifted from the recording."""
+def _digest(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, root: str) -> str:
+    """A short hash of a request, so a replay can tell when it drifted from the recording
+    (the root, a temporary directory in evaluations, does not count)."""
     body = json.dumps({"messages": messages, "tools": tools}, sort_keys=True, default=str)
+    body = body.replace(json.dumps(root)[1:-1], "<root>")
     return hashlib.blake2b(body.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()

@@ -28,6 +28,7 @@ class Transcript:
     mode: str
     task: str
     run: int
+    seq: int = 0  # the order runs were made in (a replay keeps it)
     responses: list[dict[str, Any]] = field(default_factory=list)
     request_digests: list[str] = field(default_factory=list)
 
@@ -37,6 +38,7 @@ class Transcript:
             "mode": self.mode,
             "task": self.task,
             "run": self.run,
+            "seq": self.seq,
             "responses": self.responses,
             "request_digests": self.request_digests,
         }
@@ -48,6 +50,7 @@ class Transcript:
             str(d["mode"]),
             str(d["task"]),
             int(d["run"]),
+            int(d.get("seq", 0)),
             list(d.get("responses") or []),
             [str(x) for x in d.get("request_digests") or []],
         )
@@ -78,7 +81,7 @@ def load_all(directory: Path) -> list[Transcript]:
             raise ValueError(f"{path} is not a transcript ({e})") from None
     if not out:
         raise ValueError(f"no transcripts under {base}")
-    return out
+    return sorted(out, key=lambda t: t.seq)
 
 
 class ReplayClient:

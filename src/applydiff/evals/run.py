@@ -155,6 +155,7 @@ def evaluate(
                             run=k,
                             max_exchanges=max_exchanges,
                         )
+                        transcript.seq = len(ev.transcripts)
                         ev.runs.append(record)
                         ev.transcripts.append(transcript)
                         if bar is not None:

@@ -1,0 +1,1 @@
+"""Notifications: mail sending and the alerts built on it."""

@@ -1,0 +1,1 @@
+"""The ledger: business rules for billing, stock and payouts."""

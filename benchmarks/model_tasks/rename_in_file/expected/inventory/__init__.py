@@ -1,0 +1,1 @@
+"""Stock keeping for the warehouse service."""
