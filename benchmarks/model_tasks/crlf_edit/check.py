@@ -12,17 +12,15 @@ before; every statement other than the DATABASE and CACHE_TTL_SECONDS assignment
 from __future__ import annotations
 
 import ast
-import json
 import os
 import pathlib
-import subprocess
 import sys
-from typing import Any
 
 HERE = pathlib.Path(__file__).resolve().parent
 BEFORE = HERE / "before"
-SKIP = {".applydiff", "__pycache__", ".pytest_cache", ".git"}
-PROBE_SECONDS = 20
+if str(HERE.parent) not in sys.path:
+    sys.path.insert(0, str(HERE.parent))
+import task_checks  # noqa: E402
 
 TARGET = "app/settings.py"
 CHANGED = {"DATABASE", "CACHE_TTL_SECONDS"}
@@ -78,77 +76,6 @@ RUNS = [
 ]
 
 
-def _tree(root: pathlib.Path) -> dict[str, bytes]:
-    """Every file under root (relative POSIX path -> bytes), caches left out."""
-    out: dict[str, bytes] = {}
-    if not root.is_dir():
-        return out
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(part in SKIP for part in rel.parts) or path.suffix == ".pyc" or not path.is_file():
-            continue
-        try:
-            out[rel.as_posix()] = path.read_bytes()
-        except OSError:
-            continue
-    return out
-
-
-def _parse(tree: dict[str, bytes], rel: str, problems: list[str]) -> ast.Module | None:
-    data = tree.get(rel)
-    if data is None:
-        problems.append(f"{rel} is missing")
-        return None
-    try:
-        return ast.parse(data.decode("utf-8"), filename=rel)
-    except UnicodeDecodeError:
-        problems.append(f"{rel} is not valid UTF-8")
-    except (SyntaxError, ValueError) as e:
-        problems.append(f"{rel} does not parse: {e}")
-    return None
-
-
-def _others_unchanged(
-    tree: dict[str, bytes],
-    edited: set[str],
-    problems: list[str],
-    added: frozenset[str] = frozenset(),
-) -> None:
-    before = _tree(BEFORE)
-    for rel, data in before.items():
-        if rel in edited:
-            continue
-        if rel not in tree:
-            problems.append(f"{rel} is missing; the task does not remove it")
-        elif tree[rel] != data:
-            problems.append(f"{rel} was changed; the task leaves it as it was")
-    for rel in sorted(set(tree) - set(before) - added):
-        problems.append(f"{rel} is a new file; the task adds none")
-
-
-def _probe(script: str, *args: str, env: dict[str, str] | None = None) -> tuple[Any, str]:
-    """Run script in a fresh interpreter: (the JSON on its last output line, "") or (None, why)."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-I", "-c", script, *args],
-            capture_output=True,
-            text=True,
-            timeout=PROBE_SECONDS,
-            env=env,
-        )
-    except subprocess.TimeoutExpired:
-        return None, f"did not finish within {PROBE_SECONDS} s"
-    except OSError as e:
-        return None, f"could not be run: {e}"
-    if done.returncode != 0:
-        lines = done.stderr.strip().splitlines()
-        return None, f"failed: {lines[-1] if lines else f'exit status {done.returncode}'}"
-    try:
-        return json.loads(done.stdout.strip().splitlines()[-1]), ""
-    except (ValueError, IndexError):
-        return None, "printed no result"
-
-
 def _line_ending_problems(data: bytes) -> list[str]:
     pieces = data.split(b"\n")
     bare_lf = [i + 1 for i, piece in enumerate(pieces[:-1]) if not piece.endswith(b"\r")]
@@ -177,11 +104,11 @@ def _assigned(node: ast.stmt) -> set[str]:
 
 def _check(root: pathlib.Path) -> list[str]:
     problems: list[str] = []
-    tree = _tree(root)
+    tree = task_checks.tree(root)
     data = tree.get(TARGET)
     if data is not None:
         problems += _line_ending_problems(data)
-    module = _parse(tree, TARGET, problems)
+    module = task_checks.parse(tree, TARGET, problems)
     if module is not None:
         original = ast.parse((BEFORE / TARGET).read_text(encoding="utf-8"))
         rest = [ast.dump(n) for n in module.body if not _assigned(n) & CHANGED]
@@ -194,7 +121,7 @@ def _check(root: pathlib.Path) -> list[str]:
                 problems.append(f"{TARGET} assigns {name} {count} times at the top level")
         base_env = {k: v for k, v in os.environ.items() if k not in ENV_KEYS}
         for env, want_values in RUNS:
-            got, why = _probe(PROBE, str(root / TARGET), env=base_env | env)
+            got, why = task_checks.probe(PROBE, str(root / TARGET), env=base_env | env)
             shown = " ".join(f"{k}={v}" for k, v in env.items()) or "no DB_* variables"
             if got is None:
                 problems.append(f"executing {TARGET} with {shown} {why}")
@@ -202,13 +129,10 @@ def _check(root: pathlib.Path) -> list[str]:
             for key, value in want_values.items():
                 if got.get(key) != value:
                     problems.append(f"with {shown}: {key} is {got.get(key)!r}, expected {value!r}")
-    _others_unchanged(tree, {TARGET}, problems)
+    task_checks.others_unchanged(tree, BEFORE, {TARGET}, problems)
     return problems
 
 
 def check(root: pathlib.Path) -> list[str]:
     """Problems with the tree at root (empty: the task is done)."""
-    try:
-        return _check(pathlib.Path(root))
-    except Exception as e:  # a checker reports, it never raises
-        return [f"the checker could not examine the tree: {type(e).__name__}: {e}"]
+    return task_checks.never_raise(_check, root)

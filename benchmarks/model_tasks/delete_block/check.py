@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 BEFORE = HERE / "before"
-SKIP = {".applydiff", "__pycache__", ".pytest_cache", ".git"}
+if str(HERE.parent) not in sys.path:
+    sys.path.insert(0, str(HERE.parent))
+import task_checks  # noqa: E402
 
 TARGET = "geometry/shapes.py"
 GONE = "LegacyRect"
@@ -22,63 +25,10 @@ NEIGHBOURS = ["Shape", "Circle", "Rectangle", "Square"]
 BANNER_MARK = "# Deprecated: kept for callers of the 1.x API"
 
 
-def _tree(root: pathlib.Path) -> dict[str, bytes]:
-    """Every file under root (relative POSIX path -> bytes), caches left out."""
-    out: dict[str, bytes] = {}
-    if not root.is_dir():
-        return out
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(part in SKIP for part in rel.parts) or path.suffix == ".pyc" or not path.is_file():
-            continue
-        try:
-            out[rel.as_posix()] = path.read_bytes()
-        except OSError:
-            continue
-    return out
-
-
-def _parse(tree: dict[str, bytes], rel: str, problems: list[str]) -> ast.Module | None:
-    data = tree.get(rel)
-    if data is None:
-        problems.append(f"{rel} is missing")
-        return None
-    try:
-        return ast.parse(data.decode("utf-8"), filename=rel)
-    except UnicodeDecodeError:
-        problems.append(f"{rel} is not valid UTF-8")
-    except (SyntaxError, ValueError) as e:
-        problems.append(f"{rel} does not parse: {e}")
-    return None
-
-
-def _others_unchanged(
-    tree: dict[str, bytes],
-    edited: set[str],
-    problems: list[str],
-    added: frozenset[str] = frozenset(),
-) -> None:
-    before = _tree(BEFORE)
-    for rel, data in before.items():
-        if rel in edited:
-            continue
-        if rel not in tree:
-            problems.append(f"{rel} is missing; the task does not remove it")
-        elif tree[rel] != data:
-            problems.append(f"{rel} was changed; the task leaves it as it was")
-    for rel in sorted(set(tree) - set(before) - added):
-        problems.append(f"{rel} is a new file; the task adds none")
-
-
 def _imports_warnings(node: ast.AST) -> bool:
     if isinstance(node, ast.Import):
         return any(a.name == "warnings" or a.name.startswith("warnings.") for a in node.names)
     return isinstance(node, ast.ImportFrom) and node.module == "warnings"
-
-
-def _segment(lines: list[str], node: ast.ClassDef) -> str:
-    start = min([d.lineno for d in node.decorator_list] + [node.lineno])
-    return "".join(lines[start - 1 : node.end_lineno])
 
 
 def _classes(module: ast.Module) -> dict[str, ast.ClassDef]:
@@ -115,9 +65,9 @@ def _expected(original: ast.Module) -> ast.Module:
 
 def _check(root: pathlib.Path) -> list[str]:
     problems: list[str] = []
-    tree = _tree(root)
+    tree = task_checks.tree(root)
     source = (BEFORE / TARGET).read_text(encoding="utf-8")
-    module = _parse(tree, TARGET, problems)
+    module = task_checks.parse(tree, TARGET, problems)
     if module is not None:
         text = tree[TARGET].decode("utf-8")
         found = []
@@ -144,7 +94,9 @@ def _check(root: pathlib.Path) -> list[str]:
         for name in NEIGHBOURS:
             if name not in got_classes:
                 problems.append(f"{TARGET}: class {name} is missing")
-            elif _segment(got_lines, got_classes[name]) != _segment(want_lines, want_classes[name]):
+            elif task_checks.segment(got_lines, got_classes[name]) != task_checks.segment(
+                want_lines, want_classes[name]
+            ):
                 problems.append(f"{TARGET}: the text of class {name} changed")
         order = [n for n in got_classes if n in NEIGHBOURS]
         if order != [n for n in NEIGHBOURS if n in got_classes]:
@@ -154,13 +106,10 @@ def _check(root: pathlib.Path) -> list[str]:
                 f"{TARGET} changed beyond removing {GONE}, its banner, its __all__ entry "
                 "and the warnings import"
             )
-    _others_unchanged(tree, {TARGET}, problems)
+    task_checks.others_unchanged(tree, BEFORE, {TARGET}, problems)
     return problems
 
 
 def check(root: pathlib.Path) -> list[str]:
     """Problems with the tree at root (empty: the task is done)."""
-    try:
-        return _check(pathlib.Path(root))
-    except Exception as e:  # a checker reports, it never raises
-        return [f"the checker could not examine the tree: {type(e).__name__}: {e}"]
+    return task_checks.never_raise(_check, root)

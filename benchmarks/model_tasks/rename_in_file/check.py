@@ -10,61 +10,16 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 BEFORE = HERE / "before"
-SKIP = {".applydiff", "__pycache__", ".pytest_cache", ".git"}
+if str(HERE.parent) not in sys.path:
+    sys.path.insert(0, str(HERE.parent))
+import task_checks  # noqa: E402
 
 TARGET = "inventory/stock.py"
 OLD, NEW = "calc_reorder_qty", "reorder_quantity"
-
-
-def _tree(root: pathlib.Path) -> dict[str, bytes]:
-    """Every file under root (relative POSIX path -> bytes), caches left out."""
-    out: dict[str, bytes] = {}
-    if not root.is_dir():
-        return out
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(part in SKIP for part in rel.parts) or path.suffix == ".pyc" or not path.is_file():
-            continue
-        try:
-            out[rel.as_posix()] = path.read_bytes()
-        except OSError:
-            continue
-    return out
-
-
-def _parse(tree: dict[str, bytes], rel: str, problems: list[str]) -> ast.Module | None:
-    data = tree.get(rel)
-    if data is None:
-        problems.append(f"{rel} is missing")
-        return None
-    try:
-        return ast.parse(data.decode("utf-8"), filename=rel)
-    except UnicodeDecodeError:
-        problems.append(f"{rel} is not valid UTF-8")
-    except (SyntaxError, ValueError) as e:
-        problems.append(f"{rel} does not parse: {e}")
-    return None
-
-
-def _others_unchanged(
-    tree: dict[str, bytes],
-    edited: set[str],
-    problems: list[str],
-    added: frozenset[str] = frozenset(),
-) -> None:
-    before = _tree(BEFORE)
-    for rel, data in before.items():
-        if rel in edited:
-            continue
-        if rel not in tree:
-            problems.append(f"{rel} is missing; the task does not remove it")
-        elif tree[rel] != data:
-            problems.append(f"{rel} was changed; the task leaves it as it was")
-    for rel in sorted(set(tree) - set(before) - added):
-        problems.append(f"{rel} is a new file; the task adds none")
 
 
 def _first_difference(got: ast.Module, want: ast.Module) -> str:
@@ -89,8 +44,8 @@ class _Rename(ast.NodeTransformer):
 
 def _check(root: pathlib.Path) -> list[str]:
     problems: list[str] = []
-    tree = _tree(root)
-    module = _parse(tree, TARGET, problems)
+    tree = task_checks.tree(root)
+    module = task_checks.parse(tree, TARGET, problems)
     if module is not None:
         stale = sorted(
             {
@@ -114,13 +69,10 @@ def _check(root: pathlib.Path) -> list[str]:
                     f"{TARGET} differs from the original by more than the rename: "
                     + _first_difference(module, want)
                 )
-    _others_unchanged(tree, {TARGET}, problems)
+    task_checks.others_unchanged(tree, BEFORE, {TARGET}, problems)
     return problems
 
 
 def check(root: pathlib.Path) -> list[str]:
     """Problems with the tree at root (empty: the task is done)."""
-    try:
-        return _check(pathlib.Path(root))
-    except Exception as e:  # a checker reports, it never raises
-        return [f"the checker could not examine the tree: {type(e).__name__}: {e}"]
+    return task_checks.never_raise(_check, root)
