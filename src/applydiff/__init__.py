@@ -35,6 +35,7 @@ _EXPORTS = {
     "parse": "formats",
     "Anchored": "ir",
     "Delete": "ir",
+    "Lazy": "ir",
     "Move": "ir",
     "Op": "ir",
     "Replace": "ir",
@@ -69,6 +70,7 @@ __all__ = [
     "FileIdMismatch",
     "FileText",
     "FormatInvalid",
+    "Lazy",
     "Match",
     "Move",
     "NoMatch",
@@ -119,7 +121,7 @@ if TYPE_CHECKING:
         WriteConflict,
     )
     from .formats import FORMATS, parse
-    from .ir import Anchored, Delete, Move, Op, Replace, Write, op_to_dict
+    from .ir import Anchored, Delete, Lazy, Move, Op, Replace, Write, op_to_dict
     from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
     from .session import Session
     from .text import file_id

@@ -19,9 +19,21 @@ from typing import Any
 
 from . import region
 from .errors import CONFLICT, EditError, FileIdMismatch, FormatInvalid, NoMatch
-from .ir import Anchored, Delete, Move, Op, Replace, Write, normalize_path, write_conflicts
+from .ir import (
+    Anchored,
+    Delete,
+    Lazy,
+    Move,
+    Op,
+    Replace,
+    Write,
+    normalize_path,
+    write_conflicts,
+)
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
+from .match.lazy import merge as merge_lazy
+from .match.lazy import split_snippet
 from .text import dominant_eol, file_id
 
 
@@ -214,6 +226,8 @@ class _Run:
             return self.replace(index, op, path)
         if isinstance(op, Anchored):
             return self.anchored(index, op, path)
+        if isinstance(op, Lazy):
+            return self.lazy(index, op, path)
         if isinstance(op, Delete):
             self.existing(op, path, "delete")
             self.state[path] = None
@@ -364,6 +378,25 @@ class _Run:
         self.state[path] = new_text
         last = doc.line_no(max(hit.start, hit.end - 1))
         return EditReport(index, path, "anchored", hit.tier, hit.confidence, hit.line + 1, last + 1)
+
+    def lazy(self, index: int, op: Lazy, path: str) -> EditReport:
+        current = self.read(path)
+        if current is None:
+            segments, lead, trail = split_snippet(op.snippet)
+            if lead or trail or len(segments) > 1:
+                raise NoMatch(
+                    f"cannot edit {path}: the file does not exist, and the snippet's "
+                    "'... existing code ...' lines stand for text it does not have; send the "
+                    "whole file to create it"
+                )
+            self.state[path] = op.snippet
+            return EditReport(index, path, "lazy", "create", 1.0, 1, max(1, op.snippet.count("\n")))
+        text = self.existing(op, path, "edit")
+        new_text, result = merge_lazy(text, op.snippet)
+        self.state[path] = new_text
+        return EditReport(
+            index, path, "lazy", "lazy", result.confidence, result.start_line, result.end_line
+        )
 
     def move(self, index: int, op: Move, path: str) -> EditReport:
         text = self.existing(op, path, "move")

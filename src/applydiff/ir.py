@@ -78,6 +78,20 @@ class Anchored:
 
 
 @dataclass(frozen=True)
+class Lazy:
+    """Merge a lazy ``snippet`` (changed code with ``... existing code ...`` lines standing
+    for the rest, as fast-apply tools take it) into the file; ``instructions`` is the model's
+    one-line account of the change, kept for reports. A snippet without markers for a file
+    that does not exist creates it."""
+
+    path: str
+    snippet: str
+    instructions: str | None = None
+    file_id: str | None = None
+    origin: int | None = None
+
+
+@dataclass(frozen=True)
 class Delete:
     """Remove a file."""
 
@@ -96,9 +110,16 @@ class Move:
     origin: int | None = None
 
 
-Op = Write | Replace | Anchored | Delete | Move
+Op = Write | Replace | Anchored | Lazy | Delete | Move
 
-KIND = {Write: "write", Replace: "replace", Anchored: "anchored", Delete: "delete", Move: "move"}
+KIND = {
+    Write: "write",
+    Replace: "replace",
+    Anchored: "anchored",
+    Lazy: "lazy",
+    Delete: "delete",
+    Move: "move",
+}
 
 
 def op_to_dict(op: Op) -> dict[str, Any]:
@@ -135,7 +156,7 @@ def write_conflicts(ops: list[Op], key: Any = normalize_path) -> dict[int, Write
                 out[index] = _conflict(ops, index, first, "written" if k in written else "edited")
             else:
                 written[k] = index
-        elif isinstance(op, Replace | Anchored):
+        elif isinstance(op, Replace | Anchored | Lazy):
             if k in written:
                 out[index] = _conflict(ops, index, written[k], "written")
             else:

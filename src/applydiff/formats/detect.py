@@ -12,10 +12,18 @@ from typing import Any
 
 from ..errors import FormatInvalid
 from ..ir import Op
-from . import apply_patch, patch_block, search_replace, tool_calls, unified
+from . import apply_patch, lazy, patch_block, search_replace, tool_calls, unified
 from .text import fence, response_lines
 
-FORMATS = ("search_replace", "apply_diff", "patch_block", "unified", "apply_patch", "tool_calls")
+FORMATS = (
+    "search_replace",
+    "apply_diff",
+    "patch_block",
+    "unified",
+    "apply_patch",
+    "tool_calls",
+    "lazy",
+)
 
 
 def parse_text(text: str, format: str = "auto", path: str | None = None) -> list[Op]:
@@ -52,6 +60,7 @@ _OPENERS = {
     "unified": "'--- a/PATH' and '+++ b/PATH' lines, then '@@' hunks",
     "apply_patch": "'*** Begin Patch'",
     "tool_calls": "a JSON tool call",
+    "lazy": "a fenced snippet with '... existing code ...' lines, after its file's path",
 }
 
 
@@ -97,7 +106,9 @@ def scan(
     n = len(lines)
     while i < n:
         line = lines[i]
-        if allowed("apply_patch") and apply_patch.is_start(line):
+        if allowed("lazy") and (lazy_ops := lazy.parse_block(lines, i, floor)) is not None:
+            found, i = lazy_ops
+        elif allowed("apply_patch") and apply_patch.is_start(line):
             found, i = apply_patch.parse_patch(lines, i)
         elif allowed("patch_block") and patch_block.is_start(line):
             found, i = patch_block.parse_block(lines, i)

@@ -8,6 +8,8 @@ Tools: ``write_file(path, content)``; ``edit_file`` in three schemas — ``edits
 ``old_string``, ``new_string``, optional ``path``, ``replace_all``, ``file_id``), single
 (``path``, ``old_string``, ``new_string``, ``replace_all``), anchored (``path``,
 ``changes[{start[], end[]?, content[]}]``) — each with an optional ``file_id``;
+the fast-apply ``edit_file(target_file, instructions, code_edit)`` (a lazy snippet) and the
+MCP filesystem server's ``edit_file(path, edits[{oldText, newText}], dryRun)``;
 ``diff_edit(path, diff)`` and ``apply_diff(path, diff)`` carrying SEARCH/REPLACE text;
 ``apply_patch(input)``. Arguments are validated: a missing or mistyped field is
 ``format_invalid`` naming the field.
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import FormatInvalid
-from ..ir import Anchored, Op, Replace, Write
+from ..ir import Anchored, Lazy, Op, Replace, Write
 
 # Text-carrying tools are parsed by the text formats; detect.py passes this in to avoid a
 # circular import.
@@ -179,6 +181,16 @@ def _call(name: str, args: dict[str, Any], w: Where, text_parser: TextParser) ->
 
 
 def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
+    if "code_edit" in args:  # the fast-apply schema: a lazy snippet
+        path = _str(args, "target_file", w, "path", "file_path")
+        return [
+            Lazy(
+                path,
+                _str(args, "code_edit", w),
+                instructions=_str(args, "instructions", w, required=False),
+                file_id=file_id,
+            )
+        ]
     if "edits" in args:
         edits = args["edits"]
         if not isinstance(edits, list) or not edits:

@@ -1,0 +1,88 @@
+"""Lazy snippets in chat text: a fenced block of changed code whose unchanged parts are
+``... existing code ...`` comment lines, for the file the block names.
+
+::
+
+    src/app.py
+    ```python
+    # ... existing code ...
+    def run():
+        return 2
+    # ... existing code ...
+    ```
+
+The file is named on the line before the fence, in the fence's info string
+(```` ```python:src/app.py ````, ```` ```src/app.py ````, ``path=src/app.py``), or by a first
+line that is a comment holding only the path (``// src/app.ts``). A fence counts only when it
+holds a strict marker line (a comment saying "existing code", "rest of the file", ...) and no
+other edit format's markers; one without a file name is taken for an illustration, not an
+edit.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..ir import Lazy, Op
+from ..match.elision import is_strict_marker
+from .search_replace import find_path
+from .text import path_of
+
+_OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*?)\s*$")
+_INFO_PATH = re.compile(r"(?:^|[\s:])(?:path|file|title)=[\"']?([^\"'\s]+)", re.IGNORECASE)
+_COMMENT_PATH = re.compile(r"^\s*(?://|#|--|;|<!--|/\*)\s*(\S+?)\s*(?:-->|\*/)?\s*$")
+_OTHER_FORMATS = re.compile(
+    r"^(?:<{5,9} SEARCH|={5,9}\s*$|>{5,9} REPLACE"
+    r"|\*\*\* Begin Patch|--- a/|\+\+\+ b/|@@ |>>> ?file:)"
+)
+
+
+def block_end(lines: list[str], i: int) -> int | None:
+    """The line of the fence that closes the one opened at ``i`` (None: not a fence, or never
+    closed)."""
+    m = _OPEN.match(lines[i])
+    if m is None:
+        return None
+    mark = m.group(1)
+    for j in range(i + 1, len(lines)):
+        s = lines[j].strip()
+        if s.startswith(mark[0] * len(mark)) and not s.strip(mark[0]):
+            return j
+    return None
+
+
+def parse_block(lines: list[str], i: int, floor: int) -> tuple[list[Op], int] | None:
+    """The lazy op of the fence opened at line ``i`` and the line after it, or None when the
+    fence is not a lazy snippet for a named file."""
+    end = block_end(lines, i)
+    if end is None:
+        return None
+    inner = lines[i + 1 : end]
+    if not any(is_strict_marker(x) for x in inner):
+        return None
+    if any(_OTHER_FORMATS.match(x.strip()) for x in inner):
+        return None
+    info = _OPEN.match(lines[i]).group(2)  # type: ignore[union-attr]
+    path = _path_from_info(info)
+    if path is None and inner:
+        m = _COMMENT_PATH.match(inner[0])
+        if m and path_of(m.group(1)) and not is_strict_marker(inner[0]):
+            path, inner = m.group(1), inner[1:]
+    if path is None:
+        path = find_path(lines, i + 1, floor)
+    if path is None:
+        return None
+    snippet = "".join(x + "\n" for x in inner)
+    return [Lazy(path, snippet, origin=i + 1)], end + 1
+
+
+def _path_from_info(info: str) -> str | None:
+    if not info:
+        return None
+    m = _INFO_PATH.search(info)
+    if m:
+        return m.group(1)
+    word = info.split()[0]
+    if ":" in word:  # ```python:src/app.py
+        word = word.split(":", 1)[1]
+    return path_of(word) if ("/" in word or "." in word) else None

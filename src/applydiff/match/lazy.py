@@ -1,0 +1,730 @@
+"""Lazy snippets: changed code with "... existing code ..." lines standing for the rest.
+
+>>> snippet = "# ... existing code ...\\nb\\nB2\\nc\\n# ... existing code ...\\n"
+>>> merge("a\\nb\\nc\\nd\\n", snippet)[0]
+'a\\nb\\nB2\\nc\\nd\\n'
+
+The snippet is cut at its marker lines into *segments*. Each segment's leading lines that the
+file has, in a row, are its *head* anchor; its trailing ones its *tail* anchor. The segment
+replaces the file from the start of its head to the end of its tail, so lines of the file in
+between that the segment leaves out are deleted ("a deletion is shown by the context around
+it"), and lines it adds are inserted. Text between two segments, which the snippet does not
+show, is kept. A segment with a head only inserts its new lines after the head; with a tail
+only, before it.
+
+A snippet without a marker before its first segment is read as if it had one, unless that
+segment starts with the file's first line (then it is anchored at the top); likewise at the
+end. Segments are anchored in order, each below the previous one, and an anchor must be the
+only place of its kind there. What cannot be placed for sure is refused, naming the segment:
+no anchor, an ambiguous one, new lines that look like a changed copy of the line next to
+them (was it meant as an insertion or a change?), or a region that would delete more than
+the segment shows.
+
+Lines are compared with trailing whitespace ignored, then (for a segment with no anchor
+that way) with all whitespace ignored, re-indenting the segment by the shift its anchors
+show.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from ..errors import Ambiguous, NoMatch, Region
+from ..text import dominant_eol
+from .elision import is_marker
+
+# A region may delete at most this many lines the segment does not show, or twice the
+# segment's length if more: past that, a marker was likely forgotten.
+MAX_UNSHOWN_DELETE = 20
+# New lines next to an anchor this similar to the file's line there look like a change of
+# that line, not an insertion beside it.
+CHANGED_LINE_SIMILARITY = 0.6
+# A line this long (without its indentation) is taken to be written once in a file.
+DISTINCTIVE = 20
+
+
+@dataclass
+class Segment:
+    lines: list[str]  # without line terminators
+    first: int  # 1-based line of the snippet where it starts
+    open_before: bool  # a marker (written or implied) stands before it
+    open_after: bool
+    # The indentation of the comment marker after it (None: none, or a bare "..."): a
+    # marker left of the segment's last line says the segment showed its block to the end.
+    after_indent: int | None = None
+    before_indent: int | None = None  # the same for the marker before it
+
+    def name(self, k: int) -> str:
+        head = next((x.strip() for x in self.lines if x.strip()), "")
+        last = self.first + len(self.lines) - 1
+        return f"segment {k} (snippet lines {self.first}-{last}, starting {head[:60]!r})"
+
+
+@dataclass
+class Placement:
+    """Where a segment goes: file lines ``start``..``end`` (0-based, end exclusive) become
+    the segment's lines; ``same`` maps segment lines to file lines they equal (kept byte for
+    byte); ``indent`` re-indents the segment's other lines."""
+
+    start: int
+    end: int
+    lines: list[str]
+    same: dict[int, int] = field(default_factory=dict)
+    indent: tuple[str, str] = ("", "")  # (snippet prefix, file prefix) to swap
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class LazyResult:
+    text: str
+    start_line: int  # 1-based, in the original text
+    end_line: int
+    confidence: float
+    segments: int
+
+
+def split_snippet(
+    snippet: str, literal: frozenset[str] = frozenset()
+) -> tuple[list[Segment], bool, bool]:
+    """The segments of ``snippet`` and whether it has a marker before the first one and after
+    the last (blank lines at a segment's edges are dropped). A bare ``...`` line that is in
+    ``literal`` (lines of the file: a doctest continuation, a stub's body) is content."""
+    lines = snippet.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    segments: list[Segment] = []
+    current: list[str] = []
+    start = 0
+    lead = trail = False
+    marker_indent: int | None = None  # of the comment marker just passed
+    before: int | None = None
+    for i, line in enumerate(lines):
+        if is_marker(line) and not (line.rstrip() in literal and _bare_dots(line)):
+            marker_indent = None if _bare_dots(line) else _indent(line)
+            if current:
+                segments.append(_segment(current, start, True))
+                segments[-1].after_indent = marker_indent
+                segments[-1].before_indent = before
+            elif not segments:
+                lead = True
+            current = []
+            trail = True
+            continue
+        if not current:
+            start = i
+            before = marker_indent if (segments or lead) else None
+        current.append(line)
+        trail = False
+    if current:
+        segments.append(_segment(current, start, False))
+        segments[-1].before_indent = before
+    if segments and (segments[0].first > 1 or lead):
+        lead = lead or any(is_marker(x) for x in lines[: segments[0].first - 1])
+    for k, seg in enumerate(segments):
+        seg.open_before = k > 0 or lead
+    return [s for s in segments if s.lines], lead, trail
+
+
+def _bare_dots(line: str) -> bool:
+    return line.strip() in ("...", "…") or set(line.strip()) == {"."}
+
+
+def _segment(lines: list[str], start: int, open_after: bool) -> Segment:
+    first = start
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+        first += 1
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return Segment(list(lines), first + 1, False, open_after)
+
+
+def merge(text: str, snippet: str) -> tuple[str, LazyResult]:
+    """``text`` with the lazy ``snippet`` merged in (raises ``NoMatch`` / ``Ambiguous`` with
+    the segment and the reason when it cannot be placed for sure)."""
+    file_lines = text.splitlines(keepends=True)
+    bare = [x.rstrip("\r\n") for x in file_lines]
+    dots = frozenset(x.rstrip() for x in bare if _bare_dots(x))
+    segments, lead, trail = split_snippet(snippet, dots)
+    if not segments:
+        raise NoMatch("the snippet holds only '... existing code ...' lines: no change to make")
+    index = _Index(bare)
+    placements: list[Placement] = []
+    cursor = 0
+    last = len(segments)
+    for k, seg in enumerate(segments, 1):
+        top = k == 1 and not lead and bool(bare) and _key(seg.lines[0]) == _key(bare[0])
+        bottom = k == last and not trail and bool(bare) and _key(seg.lines[-1]) == _key(bare[-1])
+        placed = _place(seg, k, index, bare, cursor, top, bottom)
+        placements.append(placed)
+        cursor = placed.end
+    merged = _assemble(file_lines, placements, text)
+    if merged == text:
+        raise NoMatch(
+            "the snippet, placed in the file, changes nothing: every line it shows is already "
+            "there as shown; write the changed lines in it"
+        )
+    return merged, _result(placements)
+
+
+def _result(placements: list[Placement]) -> LazyResult:
+    first, final = placements[0], placements[-1]
+    return LazyResult(
+        "",
+        first.start + 1,
+        max(first.start + 1, final.end),
+        1.0 if all(p.exact for p in placements) else 0.95,
+        len(placements),
+    )
+
+
+# -- anchoring -----------------------------------------------------------------------------------
+def _key(line: str) -> str:
+    return line.rstrip()
+
+
+def _loose(line: str) -> str:
+    return " ".join(line.split())
+
+
+class _Index:
+    """Positions of each line of the file, by key (built once per merge, per key kind)."""
+
+    def __init__(self, bare: list[str]) -> None:
+        self.bare = bare
+        self._by: dict[bool, tuple[list[str], dict[str, list[int]]]] = {}
+
+    def keys(self, loose: bool) -> tuple[list[str], dict[str, list[int]]]:
+        if loose not in self._by:
+            keyf = _loose if loose else _key
+            keys = [keyf(x) for x in self.bare]
+            where: dict[str, list[int]] = {}
+            for i, k in enumerate(keys):
+                where.setdefault(k, []).append(i)
+            self._by[loose] = (keys, where)
+        return self._by[loose]
+
+
+def _head_runs(seg_keys: list[str], keys: list[str], where: dict[str, list[int]], lo: int, hi: int):
+    """(length, positions) of the longest run of the segment's first lines found in a row in
+    the file, starting in [lo, hi)."""
+    starts = where.get(seg_keys[0], [])
+    starts = starts[bisect.bisect_left(starts, lo) : bisect.bisect_left(starts, hi)]
+    best, at = 0, []
+    for p in starts:
+        r = 0
+        while r < len(seg_keys) and p + r < len(keys) and keys[p + r] == seg_keys[r]:
+            r += 1
+        if r > best:
+            best, at = r, [p]
+        elif r == best:
+            at.append(p)
+    return best, at
+
+
+def _tail_runs(
+    seg_keys: list[str], keys: list[str], where: dict[str, list[int]], lo: int, limit: int
+) -> tuple[int, list[int]]:
+    """(length, end positions) of the longest run of the segment's last lines (at most
+    ``limit`` of them) found in a row in the file, lying in [lo, ...)."""
+    ends = where.get(seg_keys[-1], [])
+    ends = ends[bisect.bisect_left(ends, lo) :]
+    best, at = 0, []
+    n = len(seg_keys)
+    for q in ends:
+        r = 0
+        while r < limit and q - r >= lo and keys[q - r] == seg_keys[n - 1 - r]:
+            r += 1
+        if r > best:
+            best, at = r, [q + 1]
+        elif r == best and r:
+            at.append(q + 1)
+    return best, at
+
+
+def _place(
+    seg: Segment,
+    k: int,
+    index: _Index,
+    bare: list[str],
+    cursor: int,
+    top: bool,
+    bottom: bool,
+) -> Placement:
+    first_error: Exception | None = None
+    for loose in (False, True):
+        try:
+            placed = _place_with(seg, k, index, bare, cursor, top, bottom, loose)
+            _check_new_lines(seg.name(k), placed, index)
+            return placed
+        except (NoMatch, Ambiguous) as e:
+            if first_error is None:
+                first_error = e
+            if isinstance(e, Ambiguous) or not getattr(e, "_no_anchor", False):
+                raise
+    assert first_error is not None
+    raise first_error
+
+
+def _place_with(
+    seg: Segment,
+    k: int,
+    index: _Index,
+    bare: list[str],
+    cursor: int,
+    top: bool,
+    bottom: bool,
+    loose: bool,
+) -> Placement:
+    keys, where = index.keys(loose)
+    keyf = _loose if loose else _key
+    sk = [keyf(x) for x in seg.lines]
+    n = len(sk)
+    name = seg.name(k)
+    head_len, heads = _head_runs(sk, keys, where, cursor, len(keys))
+    if top and _run_at(sk, keys, 0) >= head_len:  # the file's own first lines: the top
+        head_len, heads = _run_at(sk, keys, 0), [0]
+
+    def tails_from(lo: int, limit: int) -> tuple[int, list[int]]:
+        found = _tail_runs(sk, keys, where, lo, limit)
+        if bottom:  # the file's own last lines: the end
+            at_end = _run_back(sk, keys, len(keys), limit, lo)
+            if at_end and at_end >= found[0]:
+                return at_end, [len(keys)]
+        return found
+
+    if head_len == n and len(heads) == 1:  # the whole segment is there as it is: no change
+        p = heads[0]
+        _no_deletion_elsewhere(name, sk, keys, where, cursor, p)
+        return _placement(seg, p, p + n, list(range(p, p + n)), bare, loose)
+    if head_len and len(heads) == 1:
+        p = heads[0]
+        lo = p + head_len
+        tail_len, tails = tails_from(lo, n - head_len)
+        if tail_len and _weak(seg.lines[n - tail_len :]):
+            # "}" or ")" as the last lines may be the end of new code, not an anchor: the
+            # end of the block the head is in, or a place that deletes no line as far left.
+            q = _closing(bare, lo, tail_len, tails)
+            if q is None and len(tails) == 1:
+                q = _keeps_outer_lines(seg, name, sk, keys, bare, p, lo, tail_len, tails[0])
+            if q is None:
+                raise Ambiguous(
+                    f"{name}: its last lines ({seg.lines[-1].strip()!r}) are too common to "
+                    "tell where it ends; add the unchanged line after it (one more line of "
+                    "context)",
+                    lines=[t - tail_len + 1 for t in tails[:10]],
+                    tier="lazy",
+                )
+            tails = [q]
+        if not tail_len:
+            _weak_anchor(name, seg.lines[:head_len], "first")
+            to_end = _to_block_end(seg, sk, keys, bare, p, loose)
+            if to_end is not None:
+                return to_end
+            _check_insertion(name, seg.lines[head_len], seg.lines[-1], bare, lo)
+            return _placement(seg, p, lo, list(range(p, lo)), bare, loose)
+        q = _one_tail(seg, name, sk, keys, bare, lo, tail_len, tails)
+        to_end = _to_block_end(seg, sk, keys, bare, p, loose)
+        if to_end is not None and to_end.end != q:
+            # The marker after it says the segment ran to its block's end, the tail says
+            # it stops elsewhere: two readings, so neither.
+            raise Ambiguous(
+                f"{name}: its last line {seg.lines[-1].strip()!r} is in the file at line {q}, "
+                f"but the marker after it says the segment ends its block at line "
+                f"{to_end.end}; add the unchanged line after the change (one more line of "
+                "context)",
+                lines=[q, to_end.end],
+                tier="lazy",
+            )
+        return _checked(seg, name, p, q, bare, loose, keyf)
+    if head_len and len(heads) > 1:
+        tail_len, tails = tails_from(cursor, n - head_len)
+        if tail_len and len(tails) == 1 and not _weak(seg.lines[:head_len]):
+            q = tails[0]
+            fit = [p for p in heads if p + head_len <= q - tail_len]
+            if len(fit) == 1:
+                return _checked(seg, name, fit[0], q, bare, loose, keyf)
+        raise Ambiguous(
+            f"{name}: its first lines are in the file at {len(heads)} places below line "
+            f"{cursor} (lines {', '.join(str(h + 1) for h in heads[:10])}); add the line before "
+            "it (one more line of context) so it fits one place only",
+            lines=[h + 1 for h in heads],
+            tier="lazy",
+        )
+    # No head: the segment's first line is new. Anchor on its tail.
+    tail_len, tails = tails_from(cursor, n)
+    if not tail_len:
+        error = NoMatch(
+            f"{name}: none of its first or last lines is in the file"
+            + (f" below line {cursor}" if cursor else "")
+            + ", so there is nothing to anchor it on; start and end it with unchanged lines "
+            "copied from the file (one more line of context on each side)",
+            closest=[],
+        )
+        error._no_anchor = True  # type: ignore[attr-defined]
+        raise error
+    if len(tails) > 1:
+        raise Ambiguous(
+            f"{name}: its last lines are in the file at {len(tails)} places (lines "
+            f"{', '.join(str(t - tail_len + 1) for t in tails[:10])}) and its first line is "
+            "not in the file; add the unchanged line before the change (one more line of "
+            "context) so it fits one place only",
+            lines=[t - tail_len + 1 for t in tails],
+            tier="lazy",
+        )
+    q = tails[0]
+    start = q - tail_len
+    _weak_anchor(name, seg.lines[n - tail_len :], "last")
+    _check_insertion(name, seg.lines[n - tail_len - 1], seg.lines[0], bare, start - 1)
+    return _placement(seg, start, q, list(range(start, q)), bare, loose, offset=n - tail_len)
+
+
+def _no_deletion_elsewhere(
+    name: str, sk: list[str], keys: list[str], where: dict[str, list[int]], lo: int, p: int
+) -> None:
+    """A segment found in the file as it is changes nothing there; but if elsewhere its lines
+    stand with a few lines between them, it may be meant to delete those. Refused then."""
+    n = len(sk)
+    for split in range(1, n):
+        starts = where.get(sk[0], [])
+        for a in starts[bisect.bisect_left(starts, lo) :]:
+            if keys[a : a + split] != sk[:split]:
+                continue
+            for b in range(a + split + 1, min(len(keys), a + split + MAX_UNSHOWN_DELETE) + 1):
+                if keys[b : b + n - split] == sk[split:]:
+                    raise Ambiguous(
+                        f"{name}: it is in the file as it is at lines {p + 1}-{p + n}, so it "
+                        f"changes nothing there, but it may be meant to delete lines "
+                        f"{a + split + 1}-{b} (its lines stand around them there); show the "
+                        "change, or the lines around it that make the place unique",
+                        lines=[p + 1, a + 1],
+                        tier="lazy",
+                    )
+
+
+def _check_new_lines(name: str, placed: Placement, index: _Index) -> None:
+    """A line the placement adds that the file has, once, somewhere else (a distinctive line,
+    not a ``return None``) means the segment was likely meant to stand there: refused."""
+    _, where = index.keys(False)
+    for i, line in enumerate(placed.lines):
+        if i in placed.same:
+            continue
+        key = _key(line)
+        rows = where.get(key, [])
+        if len(key.strip()) >= DISTINCTIVE and len(rows) == 1:
+            row = rows[0]
+            if not placed.start <= row < placed.end:
+                raise Ambiguous(
+                    f"{name}: placed at file lines {placed.start + 1}-{placed.end}, it would "
+                    f"add {key.strip()!r}, which the file has at line {row + 1}; if the snippet "
+                    "means that place, show the lines around it there (one more line of "
+                    "context)",
+                    lines=[placed.start + 1, row + 1],
+                    tier="lazy",
+                )
+
+
+def _run_at(sk: list[str], keys: list[str], p: int) -> int:
+    r = 0
+    while r < len(sk) and p + r < len(keys) and keys[p + r] == sk[r]:
+        r += 1
+    return r
+
+
+def _run_back(sk: list[str], keys: list[str], q: int, limit: int, lo: int) -> int:
+    """How many of the segment's last lines (at most ``limit``) end the file at ``q``."""
+    r = 0
+    n = len(sk)
+    while r < limit and q - 1 - r >= lo and keys[q - 1 - r] == sk[n - 1 - r]:
+        r += 1
+    return r
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _one_tail(
+    seg: Segment,
+    name: str,
+    sk: list[str],
+    keys: list[str],
+    bare: list[str],
+    lo: int,
+    tail_len: int,
+    tails: list[int],
+) -> int:
+    """The end of the segment's region when its tail is at ``tails``: the only place, or,
+    for a tail that closes a block (``}``, ``end``), the nearest one that closes the block the
+    head is in (no line between sits at or left of its indentation)."""
+    if len(tails) == 1:
+        return tails[0]
+    q = _closing(bare, lo, tail_len, tails)
+    if q is not None:
+        return q
+    raise Ambiguous(
+        f"{name}: its last lines are in the file at {len(tails)} places below its first "
+        f"lines (lines {', '.join(str(t - tail_len + 1) for t in tails[:10])}); add the line "
+        "after it (one more line of context) so its end is clear",
+        lines=[t - tail_len + 1 for t in tails],
+        tier="lazy",
+    )
+
+
+def _closing(bare: list[str], lo: int, tail_len: int, tails: list[int]) -> int | None:
+    """The nearest tail that closes the block the head is in: it closes a block (``}``,
+    ``end``) and no line between sits at or left of its indentation. None if there is none."""
+    q = tails[0]
+    tail_first = bare[q - tail_len]
+    level = _indent(tail_first)
+    between = [x for x in bare[lo : q - tail_len] if x.strip()]
+    if _closes_block(tail_first) and all(_indent(x) > level for x in between):
+        return q
+    return None
+
+
+def _to_block_end(
+    seg: Segment, sk: list[str], keys: list[str], bare: list[str], p: int, loose: bool
+) -> Placement | None:
+    """A segment whose next marker sits left of its last line showed that line's block to
+    its end: it replaces the file from its head through the end of that block (the block of
+    the last segment line left of the last one, which the head must hold), provided it
+    deletes no more lines than it writes there (unshown lines are never deleted)."""
+    last = _indent(seg.lines[-1])
+    if seg.after_indent is None or seg.after_indent >= last:
+        return None
+    opener = next(
+        (
+            i
+            for i in range(len(sk) - 2, -1, -1)
+            if seg.lines[i].strip() and _indent(seg.lines[i]) < last
+        ),
+        None,
+    )
+    if opener is None:
+        # All of it sits in the block: that block ends where the file leaves its level.
+        level, end = last - 1, p
+    elif keys[p : p + opener + 1] != sk[: opener + 1]:
+        return None  # the opener is not part of the anchored head
+    else:
+        level, end = _indent(bare[p + opener]), p + opener + 1
+    for r in range(end, len(bare)):
+        if bare[r].strip():
+            if _indent(bare[r]) <= level:
+                break
+            end = r + 1
+    sm = difflib.SequenceMatcher(None, sk, keys[p:end], autojunk=False)
+    same = {a + i: p + b + i for a, b, size in sm.get_matching_blocks() for i in range(size)}
+    if (end - p) - len(same) > len(sk) - len(same):
+        return None  # it would delete lines it does not show: not this reading
+    return _placement_from(seg, p, end, same, bare, loose)
+
+
+def _keeps_outer_lines(
+    seg: Segment,
+    name: str,
+    sk: list[str],
+    keys: list[str],
+    bare: list[str],
+    p: int,
+    lo: int,
+    tail_len: int,
+    q: int,
+) -> int | None:
+    """``q`` if the region p..q deletes no line at or left of the tail's indentation (a
+    weak tail that ends another block would take that block's opening line with it)."""
+    level = _indent(bare[q - tail_len])
+    sm = difflib.SequenceMatcher(None, sk, keys[p:q], autojunk=False)
+    kept = {p + b + i for _, b, size in sm.get_matching_blocks() for i in range(size)}
+    for row in range(lo, q - tail_len):
+        if bare[row].strip() and _indent(bare[row]) <= level and row not in kept:
+            return None
+    return q
+
+
+# Lines too common to place a segment by on their own.
+_WEAK = frozenset(
+    ("", "'''", '"""', "pass", "return", "break", "continue", "else:", "try:", "finally:", "end")
+) | frozenset(("fi", "done", "*/", "-->"))
+
+
+def _weak(lines: list[str]) -> bool:
+    return all(x.strip() in _WEAK or all(c in "{}()[];,:<>/" for c in x.strip()) for x in lines)
+
+
+def _weak_anchor(name: str, lines: list[str], which: str) -> None:
+    """A segment held by one side only needs that side to be more than a ``}`` or a blank."""
+    if _weak(lines):
+        shown = ", ".join(repr(x.strip()) for x in lines[:3])
+        raise NoMatch(
+            f"{name}: its {which} lines ({shown}) are too common to place it by, and nothing "
+            "on its other side is in the file; add a distinctive unchanged line on each side "
+            "(one more line of context)",
+            closest=[],
+        )
+
+
+def _closes_block(line: str) -> bool:
+    s = line.strip()
+    return bool(s) and (
+        all(c in "})];,>" for c in s)
+        or s in ("end", "fi", "done", "esac", "endif", "endfor", "endwhile")
+        or s.startswith("</")
+    )
+
+
+def _check_insertion(name: str, new_line: str, edge: str, bare: list[str], row: int) -> None:
+    """New lines go beside file line ``row`` (0-based): after it for a segment held by its
+    head, before it for one held by its tail; ``new_line`` is the new line next to it,
+    ``edge`` the segment's line at its open end. Inserting is refused, not guessed, when the
+    new lines may as well replace that file line: it reads like an edit of it, or it sits at
+    the new lines' level (a marker after them does not tell: "the rest" may start with that
+    line or after it)."""
+    if not 0 <= row < len(bare) or not bare[row].strip():
+        return
+    neighbour = bare[row]
+    changed = _looks_changed(new_line, neighbour)
+    same_level = _indent(neighbour) >= _indent(edge)
+    if changed or same_level:
+        a, b = new_line.strip(), neighbour.strip()
+        how = (
+            f"looks like a changed copy of file line {row + 1} ({b!r})"
+            if changed
+            else f"stands where file line {row + 1} ({b!r}) is"
+        )
+        raise Ambiguous(
+            f"{name}: its new line {a!r} {how}, and nothing on its open side shows whether "
+            "it replaces that line or is added beside it; show the unchanged line there too "
+            "(one more line of context)",
+            lines=[row + 1],
+            tier="lazy",
+        )
+
+
+_LEAD_WORD = re.compile(r"^[A-Za-z_]\w*")
+
+
+def _looks_changed(new: str, old: str) -> bool:
+    """``new`` reads like an edit of ``old``: much the same text, or a statement of the same
+    kind at the same place (same indentation, same first word: ``return``, ``x =``)."""
+    a, b = new.strip(), old.strip()
+    if a == b:
+        return False
+    if difflib.SequenceMatcher(None, a, b).ratio() >= CHANGED_LINE_SIMILARITY:
+        return True
+    wa, wb = _LEAD_WORD.match(a), _LEAD_WORD.match(b)
+    return (
+        _indent(new) == _indent(old)
+        and wa is not None
+        and wb is not None
+        and (wa.group() == wb.group())
+    )
+
+
+def _checked(
+    seg: Segment, name: str, p: int, q: int, bare: list[str], loose: bool, keyf
+) -> Placement:
+    """The segment over file lines p..q, unless that deletes much more than it shows."""
+    region = [keyf(x) for x in bare[p:q]]
+    sk = [keyf(x) for x in seg.lines]
+    sm = difflib.SequenceMatcher(None, sk, region, autojunk=False)
+    same: dict[int, int] = {}
+    for a, b, size in sm.get_matching_blocks():
+        for i in range(size):
+            same[a + i] = p + b + i
+    unshown = len(region) - len(same)
+    kept = set(same.values())
+    left = min(_indent(x) for x in seg.lines if x.strip())
+    outer = [
+        r for r in range(p, q) if r not in kept and bare[r].strip() and _indent(bare[r]) < left
+    ]
+    if outer:
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would delete line {outer[0] + 1} "
+            f"({bare[outer[0]].strip()!r}), which sits left of every line of the segment, in a "
+            "block the segment does not show; add the lines around the change that make its "
+            "place unique (one more line of context)",
+            lines=[p + 1, outer[0] + 1],
+            tier="lazy",
+        )
+    head = next((r for r in range(len(sk)) if same.get(r) != p + r), len(sk))
+    tail = next((r for r in range(len(sk)) if same.get(len(sk) - 1 - r) != q - 1 - r), len(sk))
+    weak = _weak(seg.lines[: max(head, 1)]) or _weak(seg.lines[len(sk) - max(tail, 1) :])
+    if weak and unshown > len(sk) - len(same):
+        # A "}" or '"""' at an end tells nothing of where a deletion starts or stops.
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would delete lines it does not "
+            "show, and its first or last line is too common to tell where they are; add a "
+            "distinctive unchanged line on each side (one more line of context)",
+            lines=[p + 1],
+            tier="lazy",
+        )
+    if unshown > MAX_UNSHOWN_DELETE and unshown > 2 * len(sk):
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would delete {unshown} lines it does "
+            "not show; if they stay, put an '... existing code ...' line where they are; if "
+            "they go, delete them with an edit that quotes them",
+            lines=[p + 1],
+            tier="lazy",
+        )
+    return _placement_from(seg, p, q, same, bare, loose)
+
+
+def _placement(
+    seg: Segment,
+    start: int,
+    end: int,
+    file_rows: list[int],
+    bare: list[str],
+    loose: bool,
+    offset: int = 0,
+) -> Placement:
+    """The segment over file lines start..end, whose lines ``offset``.. equal ``file_rows``."""
+    same = {offset + i: row for i, row in enumerate(file_rows)}
+    return _placement_from(seg, start, end, same, bare, loose)
+
+
+def _placement_from(
+    seg: Segment, start: int, end: int, same: dict[int, int], bare: list[str], loose: bool
+) -> Placement:
+    indent = ("", "")
+    if loose and same:
+        i, row = next(iter(sorted(same.items())))
+        mine, theirs = seg.lines[i], bare[row]
+        indent = (mine[: _indent(mine)], theirs[: _indent(theirs)])
+    return Placement(start, end, seg.lines, same, indent, exact=not loose)
+
+
+# -- the new text --------------------------------------------------------------------------------
+def _assemble(file_lines: list[str], placements: list[Placement], text: str) -> str:
+    eol = dominant_eol(text) if text else "\n"
+    out: list[str] = []
+    at = 0
+    for pl in placements:
+        out += file_lines[at : pl.start]
+        for i, line in enumerate(pl.lines):
+            row = pl.same.get(i)
+            if row is not None:
+                out.append(
+                    file_lines[row] if file_lines[row].endswith("\n") else file_lines[row] + eol
+                )
+                continue
+            mine, theirs = pl.indent
+            if mine != theirs and line.startswith(mine):
+                line = theirs + line[len(mine) :]
+            elif mine != theirs and not line.strip():
+                line = ""
+            out.append(line + eol)
+        at = max(at, pl.end)
+    rest = file_lines[at:]
+    out += rest
+    merged = "".join(out)
+    if text and not text.endswith(("\n", "\r")) and not rest and merged.endswith(eol):
+        merged = merged[: -len(eol)]  # the file had no final newline: it still has none
+    return merged
+
+
+__all__ = ["LazyResult", "Region", "merge", "split_snippet"]
