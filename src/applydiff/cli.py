@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", default=None, help="diff mode (default: search_replace_multi)")
     p.add_argument("--dialect", default="openai", help="openai, anthropic or mcp")
     p.add_argument("--text-editor", action="store_true", help="add the text-editor tool")
+    p.add_argument("--compat", default=None, help=_COMPAT_HELP)
 
     p = sub.add_parser("profile", help="the profile and diff mode for a model name")
     p.add_argument("model", metavar="MODEL")
@@ -84,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--profile", default=None, help="nano, minimal or full")
     p.add_argument("--review", action="store_true", help="keep outputs pending for review")
     p.add_argument("--text-editor", action="store_true", help="also expose the text-editor tool")
+    p.add_argument("--compat", default=None, help=_COMPAT_HELP)
 
     p = sub.add_parser(
         "edit", help="let a model do TASK on the tree (an OpenAI-compatible endpoint)"
@@ -313,6 +315,19 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_REJECTED
 
 
+_COMPAT_HELP = (
+    "offer another tool set under the names agents expect: filesystem (the reference MCP "
+    "filesystem server's), fast-apply (edit_file with code_edit) or anthropic (the text editor)"
+)
+
+
+def _check_compat(compat: str | None) -> None:
+    from .compat import COMPATS
+
+    if compat is not None and compat not in COMPATS:
+        raise UsageError(f"unknown compat dialect {compat!r}; expected one of {COMPATS}")
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from .tools import DIALECTS, MODES, mode_for, tool_definitions
 
@@ -320,7 +335,10 @@ def cmd_schema(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown dialect {args.dialect!r}; expected one of {DIALECTS}")
     if args.mode is not None and args.mode not in MODES:
         raise UsageError(f"unknown mode {args.mode!r}; expected one of {MODES}")
-    tools = tool_definitions(mode_for(mode=args.mode), args.dialect, text_editor=args.text_editor)
+    _check_compat(args.compat)
+    tools = tool_definitions(
+        mode_for(mode=args.mode), args.dialect, text_editor=args.text_editor, compat=args.compat
+    )
     sys.stdout.write(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
     return EXIT_OK
 
@@ -644,8 +662,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not os.path.isdir(args.root):
         raise UsageError(f"the root {args.root!r} is not a directory")
+    _check_compat(args.compat)
     try:
-        serve(args.root, mode=mode, review=args.review, text_editor=args.text_editor)
+        serve(
+            args.root,
+            mode=mode,
+            review=args.review,
+            text_editor=args.text_editor,
+            compat=args.compat,
+        )
     except (EditError, SessionError) as e:  # raised while opening the root, before serving
         raise UsageError(getattr(e, "message", str(e))) from None
     return EXIT_OK

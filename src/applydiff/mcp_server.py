@@ -24,7 +24,7 @@ from mcp_types import CallToolResult, TextContent
 
 from . import __version__
 from .prompts import tool_rules
-from .tools import TEXT_EDITOR, ToolLayer, describe, tool_names
+from .tools import ToolLayer, describe, tool_keys
 
 log = logging.getLogger("applydiff.serve")
 
@@ -51,16 +51,18 @@ def build_server(
     mode: str,
     review: bool = False,
     text_editor: bool = False,
+    compat: str | None = None,
 ) -> tuple[MCPServer, ToolLayer]:
-    """The MCP server for ``root`` and the tool layer behind it."""
-    layer = ToolLayer(root, mode=mode, review=review, require_read=True)
+    """The MCP server for ``root`` and the tool layer behind it; ``compat`` serves that
+    dialect's tools (:mod:`applydiff.compat`) in place of the mode's."""
+    layer = ToolLayer(root, mode=mode, review=review, compat=compat)
     server = MCPServer(
         "applydiff",
         version=__version__,
-        instructions=tool_rules(layer.ws.root, review=review),
+        instructions=tool_rules(layer.ws.root, review=review, compat=compat),
     )
     lock = threading.Lock()
-    keys = tool_names(layer.mode) + ([TEXT_EDITOR] if text_editor else [])
+    keys = tool_keys(layer.mode, text_editor=text_editor, compat=compat)
     for key in keys:
         name, description, schema, _ = describe(key)
 
@@ -91,11 +93,15 @@ def serve(
     mode: str,
     review: bool = False,
     text_editor: bool = False,
+    compat: str | None = None,
 ) -> None:
     """Run the server over stdio until the client goes away."""
     logging.basicConfig(level=logging.INFO, format="applydiff serve: %(message)s")
-    server, layer = build_server(root, mode=mode, review=review, text_editor=text_editor)
-    log.info("serving %s (mode %s%s)", layer.ws.root, layer.mode, ", review" if review else "")
+    server, layer = build_server(
+        root, mode=mode, review=review, text_editor=text_editor, compat=compat
+    )
+    tools = f"compat {compat}" if compat else f"mode {layer.mode}"
+    log.info("serving %s (%s%s)", layer.ws.root, tools, ", review" if review else "")
     try:
         server.run("stdio")
     finally:

@@ -80,6 +80,16 @@ class Policy:
             self._check(path, "/".join(parts[:depth]) + "/")
         self._check(path, key)
 
+    def allowed(self, key: str, is_dir: bool = False) -> bool:
+        """Whether the model may see ``key`` (a listing hides what it may not touch)."""
+        try:
+            self.check_rules(key, key)
+            if is_dir:
+                self._check(key, key + "/")
+        except EditError:
+            return False
+        return True
+
     def _check(self, path: str, candidate: str) -> None:
         result = self.spec.check_file(candidate)
         if result.include and result.index is not None:

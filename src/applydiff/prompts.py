@@ -27,9 +27,17 @@ _REVIEW_NOTE = (
 )
 
 
-def tool_rules(root: object, *, review: bool = False) -> str:
-    """The rules every tool mode follows, for ``root``."""
-    return _RULES.format(root=root, review=_REVIEW_NOTE if review else "")
+_COMPAT_RULES = """applydiff edits files in {root} for you, safely, with the tools you know.
+- An edit's text must fit one place in the file; if it fits several, or none for sure, nothing
+  is written and the error says why and what to send next (usually one more line of context).
+- The edits of one call apply in order, all or none.{review}"""
+
+
+def tool_rules(root: object, *, review: bool = False, compat: str | None = None) -> str:
+    """The rules every tool mode follows, for ``root`` (a compat dialect's tools have no
+    read_file or file_id to teach: only the rules they share)."""
+    text = _COMPAT_RULES if compat else _RULES
+    return text.format(root=root, review=_REVIEW_NOTE if review else "")
 
 
 _TEXT_COMMON = """Edit the files by writing edits in your answer, in the format below; nothing

@@ -19,10 +19,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import compat as compat_mod
 from . import feedback
-from .errors import IO_ERROR, EditError
+from .errors import CONFLICT, IO_ERROR, EditError
 from .formats.tool_calls import TOOLS
-from .ir import Op, Replace, Write
+from .ir import Move, Op, Replace, Write
 from .session import Session
 from .text import dominant_eol, file_id, split_lines
 from .workspace import Result, Workspace
@@ -278,16 +279,30 @@ _TEXT_EDITOR: dict[str, Any] = {
 }
 
 
-def tool_names(mode: str) -> list[str]:
-    """The tool keys of ``mode``: read_file, write_file, its edit tool, status."""
+def tool_names(mode: str, compat: str | None = None) -> list[str]:
+    """The tool keys of ``mode``: read_file, write_file, its edit tool, status; with
+    ``compat``, that dialect's tools instead (see :mod:`applydiff.compat`)."""
+    if compat is not None:
+        return list(compat_mod.TOOLS[compat_mod.check(compat)])
     if mode not in MODES:
         raise ValueError(f"unknown diff_mode {mode!r}; expected one of {MODES}")
     edit = _MODE_TOOL[mode]
     return ["read_file", "write_file", *([edit] if edit else []), "status"]
 
 
+def tool_keys(mode: str, *, text_editor: bool = False, compat: str | None = None) -> list[str]:
+    """The tool keys a layer offers: the mode's or the compat dialect's, with the text
+    editor when asked for (once)."""
+    keys = tool_names(mode, compat)
+    if text_editor and TEXT_EDITOR not in keys:
+        keys.append(TEXT_EDITOR)
+    return keys
+
+
 def _spec(key: str) -> dict[str, Any]:
-    return _TEXT_EDITOR if key == TEXT_EDITOR else _TOOLS[key]
+    if key == TEXT_EDITOR:
+        return _TEXT_EDITOR
+    return _TOOLS[key] if key in _TOOLS else compat_mod.SPECS[key]
 
 
 def describe(key: str) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
@@ -300,13 +315,18 @@ def describe(key: str) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
 
 
 def tool_definitions(
-    mode: str = DEFAULT_MODE, dialect: str = "openai", *, text_editor: bool = False
+    mode: str = DEFAULT_MODE,
+    dialect: str = "openai",
+    *,
+    text_editor: bool = False,
+    compat: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The tools of ``mode`` as ``dialect`` declares them (OpenAI function tools, Anthropic
-    tools, or MCP tools); ``text_editor`` adds Anthropic's text-editor tool."""
+    """The tools of ``mode`` (or of the ``compat`` dialect) as ``dialect`` declares them
+    (OpenAI function tools, Anthropic tools, or MCP tools); ``text_editor`` adds Anthropic's
+    text-editor tool."""
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
-    keys = tool_names(mode) + ([TEXT_EDITOR] if text_editor else [])
+    keys = tool_keys(mode, text_editor=text_editor, compat=compat)
     out = []
     for key in keys:
         name, text, schema, _ = describe(key)
@@ -429,13 +449,18 @@ class ToolLayer:
         *,
         mode: str = DEFAULT_MODE,
         review: bool = False,
-        require_read: bool = True,
+        require_read: bool | None = None,
         guidance: str | None = None,
         max_exchanges: int | None = None,
         threshold: float | None = None,
         new_conversation: bool = True,
+        compat: str | None = None,
     ) -> None:
         self.mode = mode_for(mode=mode)
+        self.compat = None if compat is None else compat_mod.check(compat)
+        if require_read is None:
+            # The reference filesystem server edits without a read first; its agents do too.
+            require_read = self.compat != "filesystem"
         self.review = review
         self.guidance = guidance
         self.max_exchanges = max_exchanges
@@ -450,7 +475,7 @@ class ToolLayer:
         self.session.close()
 
     def definitions(self, dialect: str = "openai", *, text_editor: bool = False) -> list[dict]:
-        return tool_definitions(self.mode, dialect, text_editor=text_editor)
+        return tool_definitions(self.mode, dialect, text_editor=text_editor, compat=self.compat)
 
     def context(self) -> str:
         return feedback.session_context(
@@ -466,6 +491,8 @@ class ToolLayer:
         if not isinstance(arguments, dict):
             return _error(f"{name}: the arguments must be an object")
         try:
+            if self.compat == "filesystem" and name in _FILESYSTEM:
+                return getattr(self, _FILESYSTEM[name])(arguments)
             if name == "read_file":
                 return self._read(arguments)
             if name == "status":
@@ -485,7 +512,10 @@ class ToolLayer:
     def handle_tool_calls(self, calls: list[tuple[str, dict[str, Any] | str]]) -> list[ToolResult]:
         """Several calls of one model message: the edit calls among them apply together, all
         or none, after the others (reads, status, text-editor commands) have run in order.
-        One result per call, in order; the first edit call carries the report."""
+        One result per call, in order; the first edit call carries the report. (With the
+        filesystem dialect each call stands alone, as that server runs them.)"""
+        if self.compat == "filesystem":
+            return [self.handle_tool_call(name, arguments) for name, arguments in calls]
         results: list[ToolResult | None] = [None] * len(calls)
         batch: list[tuple[int, str, Any]] = []
         for k, (name, arguments) in enumerate(calls):
@@ -586,6 +616,106 @@ class ToolLayer:
             {"path": key, "file_id": file_id(text), "lines": count, "status": status},
         )
 
+    # -- the filesystem dialect ----------------------------------------------------------------
+    def _fs_read(self, args: dict[str, Any]) -> ToolResult:
+        path, head, tail = args.get("path"), args.get("head"), args.get("tail")
+        if not isinstance(path, str):
+            return _error("read_text_file: missing field 'path' (a string)")
+        for field_name, value in (("head", head), ("tail", tail)):
+            if value is not None and (not _is_number(value) or value < 0 or value != int(value)):
+                return _error(f"read_text_file: {field_name} must be a whole number of lines")
+        if head is not None and tail is not None:
+            return _error("read_text_file: give head or tail, not both")
+        key = self.ws.key(path)
+        text = self.ws.read(key, remember=True).text
+        self.session.reset_failures(key)
+        shown = compat_mod.head_tail(
+            text, None if head is None else int(head), None if tail is None else int(tail)
+        )
+        return ToolResult(shown, False, {"path": key, "file_id": file_id(text)})
+
+    def _fs_read_many(self, args: dict[str, Any]) -> ToolResult:
+        paths = args.get("paths")
+        if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+            return _error("read_multiple_files: 'paths' must be a non-empty list of strings")
+        parts, files = [], []
+        for path in paths:
+            try:
+                got = self._fs_read({"path": path})
+            except EditError as e:
+                parts.append(f"{path}: Error - {e.message}")
+                files.append({"path": path, "error": e.code})
+                continue
+            parts.append(f"{path}:\n{got.text}\n")
+            files.append(got.result)
+        return ToolResult("\n---\n".join(parts), False, {"files": files})
+
+    def _fs_write(self, args: dict[str, Any]) -> ToolResult:
+        answer = self._fs_apply("write_file", args, dry_run=False)
+        if answer.is_error:
+            return answer
+        return ToolResult(f"Successfully wrote to {args['path']}", False, answer.result)
+
+    def _fs_edit(self, args: dict[str, Any]) -> ToolResult:
+        dry = args.get("dryRun", False)
+        if not isinstance(dry, bool):
+            return _error("edit_file: dryRun must be true or false")
+        rest = {k: v for k, v in args.items() if k != "dryRun"}
+        return self._fs_apply("edit_file", rest, dry_run=dry)
+
+    def _fs_apply(self, name: str, args: dict[str, Any], *, dry_run: bool) -> ToolResult:
+        """A filesystem-dialect edit: on success a git-style diff of what it changes (also on
+        a dry run, which writes nothing), on failure the usual feedback."""
+        call = json.dumps({"name": name, "arguments": args})
+        result = self.ws.apply(call, review=self.review, format="tool_calls", dry_run=dry_run)
+        if not result.ok:
+            return self._answer(result)
+        diff = "".join(d for _, d in result.diffs())
+        text = compat_mod.diff_fence(diff) if diff else "No changes: the file already reads so."
+        if result.review:
+            text += "\n(kept for review: a person accepts it before it reaches the disk)"
+        return ToolResult(text, False, result.to_dict())
+
+    def _fs_move(self, args: dict[str, Any]) -> ToolResult:
+        source, destination = args.get("source"), args.get("destination")
+        if not isinstance(source, str) or not isinstance(destination, str):
+            return _error("move_file: 'source' and 'destination' are required strings")
+        target = self.ws.key(destination)
+        if (self.ws.root / target).exists():  # the reference server never overwrites
+            raise EditError(
+                f"move_file: {target} already exists; move it away or delete it first",
+                code=CONFLICT,
+                path=target,
+            )
+        answer = self._apply([Move(source, destination)])
+        if answer.is_error:
+            return answer
+        return ToolResult(f"Successfully moved {source} to {destination}", False, answer.result)
+
+    def _fs_list(self, args: dict[str, Any]) -> ToolResult:
+        path = args.get("path")
+        if not isinstance(path, str):
+            return _error("list_directory: missing field 'path' (a string)")
+        policy = self.ws.policy
+        raw = path.strip()
+        if raw in ("", ".", "./") or (
+            os.path.isabs(raw) and os.path.realpath(raw) == str(policy.root)
+        ):
+            key, where = "", policy.root
+        else:
+            key, where = policy.resolve(path)
+        if not where.is_dir():
+            raise EditError(f"{key or path} is not a directory", code=IO_ERROR, path=key)
+        rows = []
+        for entry in sorted(os.scandir(where), key=lambda e: e.name):
+            child = f"{key}/{entry.name}" if key else entry.name
+            is_dir = entry.is_dir()
+            if policy.allowed(child, is_dir):
+                rows.append((("[DIR] " if is_dir else "[FILE] ") + entry.name, child, is_dir))
+        text = "\n".join(r[0] for r in rows) or "(empty directory)"
+        entries = [{"path": child, "type": "dir" if d else "file"} for _, child, d in rows]
+        return ToolResult(text, False, {"path": key or ".", "entries": entries})
+
     def _status(self) -> ToolResult:
         rows = self.ws.status()
         lines = [f"{r['status'] or ' ':<2} {r['path']}" for r in rows] or ["no files yet"]
@@ -678,6 +808,22 @@ EDIT_TOOLS = frozenset(TOOLS)  # the calls that edit: batched, all or none, per 
 READ_LIMIT = 2000  # lines per read_file call; the rest is a call away
 
 
+# The filesystem dialect's tools and the methods that run them (read_file: its old name).
+_FILESYSTEM = {
+    "read_text_file": "_fs_read",
+    "read_file": "_fs_read",
+    "read_multiple_files": "_fs_read_many",
+    "write_file": "_fs_write",
+    "edit_file": "_fs_edit",
+    "move_file": "_fs_move",
+    "list_directory": "_fs_list",
+}
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -700,5 +846,6 @@ __all__ = [
     "parameters_b",
     "profile_for",
     "tool_definitions",
+    "tool_keys",
     "tool_names",
 ]

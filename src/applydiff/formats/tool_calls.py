@@ -180,6 +180,10 @@ def _call(name: str, args: dict[str, Any], w: Where, text_parser: TextParser) ->
     )
 
 
+# The spellings of an edit's two texts: ours, Anthropic's, the MCP filesystem server's.
+_EDIT_KEYS = (("old_string", "new_string"), ("old_str", "new_str"), ("oldText", "newText"))
+
+
 def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
     if "code_edit" in args:  # the fast-apply schema: a lazy snippet
         path = _str(args, "target_file", w, "path", "file_path")
@@ -187,7 +191,7 @@ def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
             Lazy(
                 path,
                 _str(args, "code_edit", w),
-                instructions=_str(args, "instructions", w, required=False),
+                instructions=_str(args, "instructions", w, "instruction", required=False),
                 file_id=file_id,
             )
         ]
@@ -202,11 +206,18 @@ def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
             if not isinstance(edit, dict):
                 raise w.error(f"edits[{k}]", "expected an object in", "an edit object")
             path = _str(edit, "path", we, "file_path", required=top_path is None) or top_path
+            # Name a missing field as the edit's own spelling does (oldText -> newText).
+            style = next(
+                (i for i, keys in enumerate(_EDIT_KEYS) if keys[0] in edit or keys[1] in edit), 0
+            )
+            old_key, new_key = _EDIT_KEYS[style]
+            old_aliases = [k[0] for k in _EDIT_KEYS if k[0] != old_key]
+            new_aliases = [k[1] for k in _EDIT_KEYS if k[1] != new_key]
             ops.append(
                 Replace(
                     path,
-                    _str(edit, "old_string", we, "old_str", "oldText"),
-                    _str(edit, "new_string", we, "new_str", "newText"),
+                    _str(edit, old_key, we, *old_aliases),
+                    _str(edit, new_key, we, *new_aliases),
                     replace_all=_bool(edit, "replace_all", we),
                     file_id=_str(edit, "file_id", we, required=False) or file_id,
                 )
