@@ -230,6 +230,10 @@ def test_filesystem_review_mode_keeps_the_edit_pending(root):
     )
     assert not r.is_error and "kept for review" in r.text
     assert (root / "app.py").read_text() == APP
+    # A read shows the output pending review, which the next edit builds on.
+    assert fs.handle_tool_call("read_text_file", {"path": "app.py", "head": 2}).text == (
+        "def run():\n    return 5\n"
+    )
 
 
 # -- fast-apply ----------------------------------------------------------------------------------

@@ -562,23 +562,18 @@ class ToolLayer:
             text += "\n\n" + context
         return ToolResult(text, not result.ok, result.to_dict())
 
-    def _read(self, args: dict[str, Any]) -> ToolResult:
-        path = args.get("path")
-        if not isinstance(path, str):
-            return _error("read_file: missing field 'path' (a string)")
-        first, last = args.get("start_line", 1), args.get("end_line")
-        if not _is_int(first) or (last is not None and not _is_int(last)):
-            return _error("read_file: start_line and end_line must be integers")
-        key = self.ws.key(path)
+    def _shown(self, key: str, tool: str) -> tuple[str, str, str] | ToolResult:
+        """What a read of ``key`` shows — (text, status, note) — and the session's record
+        of it: in review mode the output pending review, which edits build on; else the
+        disk."""
         pending = self.session.pending(key)
         note = ""
         if pending is not None and self.review:
             if pending.output is None:
                 return _error(
-                    f"read_file: {key} is deleted in the changes pending review; write_file "
+                    f"{tool}: {key} is deleted in the changes pending review; write_file "
                     "creates it again"
                 )
-            # Edits go on top of the output waiting for review: show that.
             text, status = pending.output, "pending_output"
             self.session.mark_seen(key)
         else:
@@ -589,6 +584,20 @@ class ToolLayer:
                     "until a person accepts, merges or discards it)"
                 )
         self.session.reset_failures(key)
+        return text, status, note
+
+    def _read(self, args: dict[str, Any]) -> ToolResult:
+        path = args.get("path")
+        if not isinstance(path, str):
+            return _error("read_file: missing field 'path' (a string)")
+        first, last = args.get("start_line", 1), args.get("end_line")
+        if not _is_int(first) or (last is not None and not _is_int(last)):
+            return _error("read_file: start_line and end_line must be integers")
+        key = self.ws.key(path)
+        shown = self._shown(key, "read_file")
+        if isinstance(shown, ToolResult):
+            return shown
+        text, status, note = shown
         count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         first = max(first, 1)
         if last is not None and last < first:
@@ -627,8 +636,10 @@ class ToolLayer:
         if head is not None and tail is not None:
             return _error("read_text_file: give head or tail, not both")
         key = self.ws.key(path)
-        text = self.ws.read(key, remember=True).text
-        self.session.reset_failures(key)
+        got = self._shown(key, "read_text_file")
+        if isinstance(got, ToolResult):
+            return got
+        text = got[0]
         shown = compat_mod.head_tail(
             text, None if head is None else int(head), None if tail is None else int(tail)
         )
