@@ -268,6 +268,8 @@ def test_fast_apply_refusal_asks_for_context_and_writes_nothing(root):
     )
     assert r.is_error
     assert "one more line of context" in r.text
+    assert "what to do: begin and end each changed part of the snippet" in r.text
+    assert "replace_all" not in r.text
     assert (root / "twice.py").read_text() == "def a():\n    pass\n\n\ndef b():\n    pass\n"
 
 

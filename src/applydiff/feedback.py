@@ -29,7 +29,7 @@ from .errors import (
     TOO_LARGE,
     WRITE_CONFLICT,
 )
-from .ir import KIND, Anchored, Op, Replace
+from .ir import KIND, Anchored, Lazy, Op, Replace
 from .text import file_id
 
 if TYPE_CHECKING:
@@ -55,6 +55,13 @@ NEXT = {
     WRITE_CONFLICT: "write each file once per response, or edit it, not both",
     IO_ERROR: "check the path (does the file exist? is it a directory?)",
 }
+
+# A lazy snippet that cannot be placed needs context, not an exact copy or replace_all.
+LAZY_NEXT = (
+    "begin and end each changed part of the snippet with unchanged lines copied from the file "
+    "(the message says which part and which side), keep an '... existing code ...' line "
+    "wherever code is left out, and send the edit again"
+)
 
 # Bases longer than this are shown as excerpts around the lines that matter.
 EXCERPT_OVER = 400
@@ -165,6 +172,8 @@ def _failure(e: dict[str, Any], ops: Sequence[Op] | None) -> list[str]:
             "  what to do: leave this file until a person accepts, merges or discards the "
             "output waiting for review; edit other files meanwhile"
         )
+    elif isinstance(op, Lazy) and e["code"] in (NO_MATCH, AMBIGUOUS):
+        out.append(f"  what to do: {LAZY_NEXT}")
     else:
         out.append(f"  what to do: {NEXT.get(e['code'], 'fix the edit and send it again')}")
     return out
