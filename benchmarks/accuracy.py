@@ -20,19 +20,17 @@ Exits 1 when any case was misapplied or crashed (with ``--sweep``: only when one
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
-import subprocess
 import sys
 import time
 import traceback
 from collections import Counter
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 import applydiff
 from applydiff.bench.corpus import FUZZY_KINDS, KINDS, REFUSE_KINDS, Case, generate
+from applydiff.bench.markdown import diff, engine_state, fence
 
 try:  # the tier that answered, without a second lookup
     from applydiff.match import replace_with_matches
@@ -211,21 +209,6 @@ def failures(results: list[Result], cases: dict[tuple[str, int], Case], show: in
     return "\n".join(out)
 
 
-def fence(text: str, lang: str = "", limit: int = 40) -> str:
-    lines = text.split("\n")
-    if len(lines) > limit:
-        lines = [*lines[:limit], f"... ({len(lines) - limit} more lines)"]
-    body = "\n".join(repr(x)[1:-1] if "\t" in x or x != x.rstrip() else x for x in lines)
-    return f"```{lang}\n{body}\n```"
-
-
-def diff(a: str, b: str) -> str:
-    lines = difflib.unified_diff(
-        a.replace("\r\n", "\n").split("\n"), b.replace("\r\n", "\n").split("\n"), n=2, lineterm=""
-    )
-    return "\n".join(list(lines)[2:]) or "(no difference after CRLF -> LF: line endings differ)"
-
-
 def sweep(cases: list[tuple[int, Case]]) -> tuple[dict[float, list[Result]], str]:
     """Every case at every threshold of ``SWEEP``, and the table of outcomes."""
     by_t = {t: run_all(cases, t, f"threshold {t:.2f}: ") for t in SWEEP}
@@ -293,24 +276,6 @@ def spread(groups: dict[tuple[str, str], list[float]]) -> list[str]:
         xs.sort()
         mid = xs[len(xs) // 2]
         out.append(f"- {outcome} {kind}: {len(xs)} cases, {xs[0]:.3f} / {mid:.3f} / {xs[-1]:.3f}")
-    return out
-
-
-def engine_state() -> str:
-    """applydiff's version and, in a git checkout, the commit and whether the package has
-    uncommitted changes (results describe the code that ran, not a commit)."""
-    where = str(Path(applydiff.__file__).resolve().parent)
-    out = f"applydiff {applydiff.__version__}"
-    try:
-        git = ["git", "-C", where]
-        head = subprocess.run(
-            [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-        )
-        dirty = subprocess.run([*git, "status", "--porcelain", "."], capture_output=True, text=True)
-    except OSError:
-        return out
-    if head.returncode == 0:
-        out += f", git {head.stdout.strip()}" + (" + uncommitted changes" if dirty.stdout else "")
     return out
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
+from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +59,29 @@ def test_quick_run_writes_report_json_and_charts(tmp_path):
         for name in ("outcomes", "latency"):
             assert paths[name].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             assert f"({name}.png)" in report
+
+
+def test_lazy_script_quick_run(tmp_path, capsys, monkeypatch):
+    """benchmarks/lazy.py on 60 cases: nothing misapplied or crashed, the tables printed."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "lazy.py"
+    spec = importlib.util.spec_from_file_location("lazy_bench_script", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, script)  # dataclasses look their module up
+    spec.loader.exec_module(script)
+    out = tmp_path / "lazy.json"
+    code = script.main(["--cases", "60", "--seed", "0", "--json", str(out)])
+    text = capsys.readouterr().out
+    results = json.loads(out.read_text())["results"]
+    outcomes = Counter(r["outcome"] for r in results)
+    assert code == 0
+    assert len(results) == 60 and sum(outcomes.values()) == 60
+    assert outcomes["misapplied"] == 0 and outcomes["crashed"] == 0
+    assert set(outcomes) <= {"correct", "refused"}
+    row = next(x for x in text.splitlines() if x.startswith("| 0 | 60 | "))
+    cells = [int(x) for x in row.split("|")[2:7]]  # cases, correct, refused, misapplied, crashed
+    assert cells == [60, outcomes["correct"], outcomes["refused"], 0, 0]
+    assert sum(cells[1:]) == cells[0]
+    for table in ("### By regions", "### By kind", "### By context", "### By markers"):
+        assert table in text
+    assert "| terse, repeated lines |" in text and "placeable correct" in text

@@ -155,7 +155,9 @@ def _case(
         unique = (
             unique and _unique(keys, *before) and (after[0] == after[1] or _unique(keys, *after))
         )
-        if r > 0 or lead:
+        if r > 0 and kinds[-1] == "replace_end":
+            snippet.append(_end_marker(marker, lines, last_end))
+        elif r > 0 or lead:
             # The marker stands where the skipped code is: at its last line's indentation.
             skipped = _nonblank(lines, before[0] - 1, -1)
             snippet.append(_marker(marker, lines, skipped if skipped is not None else start))
@@ -169,7 +171,9 @@ def _case(
     # A changed last line with nothing after it is an insertion or a change unless a marker
     # left of it says the block ends there: that marker is what makes the kind.
     trail = trail or kinds[-1] == "replace_end"
-    if trail:
+    if kinds[-1] == "replace_end":
+        snippet.append(_end_marker(marker, lines, last_end))
+    elif trail:
         skipped = _nonblank(lines, last_end, 1)
         snippet.append(_marker(marker, lines, skipped if skipped is not None else spots[-1]))
     text = src.text
@@ -305,6 +309,13 @@ def _unique(keys: list[str], a: int, b: int) -> bool:
     n = b - a
     hits = sum(1 for i in range(len(keys) - n + 1) if keys[i : i + n] == block)
     return hits == 1
+
+
+def _end_marker(style: str, lines: list[str], end: int) -> str:
+    """The marker after a block's changed last line: a comment at the next line's (smaller)
+    indentation, the only thing that says the block ended there (a bare ``...`` cannot)."""
+    following = _nonblank(lines, end, 1)
+    return _marker("# ..." if style == "..." else style, lines, following or end)
 
 
 def _marker(style: str, lines: list[str], near: int) -> str:

@@ -496,6 +496,8 @@ def _to_block_end(
     last = _indent(seg.lines[-1])
     if seg.after_indent is None or seg.after_indent >= last:
         return None
+    if seg.lines[-1].rstrip().endswith(_OPENS):
+        return None  # a line that opens a block does not end one
     opener = next(
         (
             i
@@ -521,6 +523,10 @@ def _to_block_end(
     if (end - p) - len(same) > len(sk) - len(same):
         return None  # it would delete lines it does not show: not this reading
     return _placement_from(seg, p, end, same, bare, loose)
+
+
+# Line ends that open a block or continue a statement on the next line.
+_OPENS = (":", "{", "(", "[", ",", "\\", " then", " do", "=>")
 
 
 def _keeps_outer_lines(
