@@ -411,3 +411,13 @@ def test_serve_compat_fast_apply_and_anthropic(root):
     assert (root / "app.py").read_text() == APP.replace("return 1", "return 4").replace(
         "return 2", "ok"
     )
+
+
+def test_fast_apply_example_call_applies(tmp_path):
+    (tmp_path / "src").mkdir()
+    app = "def run():\n    return 1\n\n\ndef stop():\n    pass\n"
+    (tmp_path / "src/app.py").write_text(app)
+    fa = layer(tmp_path, "fast-apply", require_read=False)
+    r = fa.handle_tool_call("edit_file", describe("edit_file:fast_apply")[3])
+    assert not r.is_error, r.text
+    assert (tmp_path / "src/app.py").read_text() == app.replace("return 1", "return 2")

@@ -7,9 +7,11 @@ import re
 
 import pytest
 
+from applydiff import Workspace
 from applydiff.cli import main
 from applydiff.llm import ChatClient, LLMError
 from applydiff.loop import EditLoop
+from applydiff.prompts import TEXT_MODES, text_instructions
 from applydiff.tools import tool_names
 from fake_model import FakeModel, last_tool_text, text_answer, tool_answer
 
@@ -74,6 +76,8 @@ TEXT = {
     "+    return 10\n```\n",
     "text:apply_patch": "*** Begin Patch\n*** Update File: app.py\n-    return 1\n+    return 10\n"
     "*** End Patch\n",
+    "text:lazy": "Done:\n\napp.py\n```python\ndef run():\n    return 10\n\n\ndef other():\n"
+    "# ... existing code ...\n```\n",
 }
 
 
@@ -344,3 +348,15 @@ def test_the_edit_command_reports_endpoint_and_usage_errors(tree, capsys, monkey
     assert code == 2 and "cannot reach" in capsys.readouterr().err
     assert main(["edit", "x", "--endpoint", "ftp://h", "--model", "m", "--root", str(tree)]) == 2
     assert main(["edit", "x", "--endpoint", "http://h", "--model", "m", "--mode", "klingon"]) == 2
+
+
+@pytest.mark.parametrize("mode", sorted(TEXT_MODES))
+def test_each_text_modes_example_applies(tmp_path, mode):
+    """The example a text mode teaches is an answer applydiff applies as meant."""
+    (tmp_path / "src").mkdir()
+    app = "def run():\n    return 1\n\n\ndef stop():\n    pass\n"
+    (tmp_path / "src/app.py").write_text(app)
+    example = text_instructions(mode).split("Example:\n", 1)[1]
+    result = Workspace(tmp_path).apply(example)
+    assert result.ok, result.errors
+    assert (tmp_path / "src/app.py").read_text() == app.replace("return 1", "return 2")

@@ -147,8 +147,8 @@ SPECS: dict[str, dict[str, Any]] = {
         "example": {
             "target_file": "src/app.py",
             "instructions": "I make run return 2.",
-            "code_edit": "# ... existing code ...\ndef run():\n    return 2\n"
-            "# ... existing code ...\n",
+            "code_edit": "# ... existing code ...\ndef run():\n    return 2\n\n\n"
+            "def stop():\n# ... existing code ...\n",
         },
     },
 }

@@ -87,6 +87,22 @@ every line starting with +; *** Delete File: PATH. Example:
 -    return 1
 +    return 2
 *** End Patch""",
+    "text:lazy": """Format: for each file, its path alone on a line, then a fenced block with
+only the parts that change. Write a comment line such as "# ... existing code ..." (in the
+file's comment syntax: // for C-like files, <!-- --> for HTML) wherever unchanged code is
+left out. Begin and end each changed part with an unchanged line copied from the file, so its
+place is unique; to delete lines, show the lines around them without them. A block without
+any "... existing code ..." line is the whole new file. Example:
+src/app.py
+```python
+# ... existing code ...
+def run():
+    return 2
+
+
+def stop():
+# ... existing code ...
+```""",
 }
 
 
