@@ -32,8 +32,8 @@ from .ir import (
 )
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
+from .match.lazy import has_markers
 from .match.lazy import merge as merge_lazy
-from .match.lazy import split_snippet
 from .text import dominant_eol, file_id
 
 
@@ -381,11 +381,11 @@ class _Run:
 
     def lazy(self, index: int, op: Lazy, path: str) -> EditReport:
         current = self.read(path)
-        if current is None:
-            segments, lead, trail = split_snippet(op.snippet)
-            if lead or trail or len(segments) > 1:
+        if not current:  # a missing or empty file: the snippet is all of it, if it can be
+            if has_markers(op.snippet):
+                what = "does not exist" if current is None else "is empty"
                 raise NoMatch(
-                    f"cannot edit {path}: the file does not exist, and the snippet's "
+                    f"cannot edit {path}: the file {what}, and the snippet's "
                     "'... existing code ...' lines stand for text it does not have; send the "
                     "whole file to create it"
                 )

@@ -30,10 +30,11 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import Ambiguous, NoMatch, Region
 from ..text import dominant_eol
+from . import indent
 from .elision import is_marker
 
 # A region may delete at most this many lines the segment does not show, or twice the
@@ -67,19 +68,17 @@ class Segment:
 class Placement:
     """Where a segment goes: file lines ``start``..``end`` (0-based, end exclusive) become
     the segment's lines; ``same`` maps segment lines to file lines they equal (kept byte for
-    byte); ``indent`` re-indents the segment's other lines."""
+    byte)."""
 
     start: int
     end: int
     lines: list[str]
     same: dict[int, int] = field(default_factory=dict)
-    indent: tuple[str, str] = ("", "")  # (snippet prefix, file prefix) to swap
-    exact: bool = True
+    exact: bool = True  # False: placed with whitespace ignored (its lines re-indented)
 
 
 @dataclass(frozen=True)
 class LazyResult:
-    text: str
     start_line: int  # 1-based, in the original text
     end_line: int
     confidence: float
@@ -128,6 +127,22 @@ def split_snippet(
     return [s for s in segments if s.lines], lead, trail
 
 
+def has_markers(snippet: str) -> bool:
+    """Whether ``snippet`` leaves code out: a comment marker anywhere, or a bare ``...`` as
+    its first or last line (inside, a bare ``...`` is a stub's body or a doctest line)."""
+    lines = [x for x in snippet.replace("\r\n", "\n").split("\n") if x.strip()]
+    if not lines:
+        return False
+    if any(is_marker(x) and not _bare_dots(x) for x in lines):
+        return True
+    stub_body = (
+        len(lines) > 1
+        and lines[-2].rstrip().endswith((":", "{"))
+        and _indent(lines[-1]) > _indent(lines[-2])
+    )
+    return _bare_dots(lines[0]) or (_bare_dots(lines[-1]) and not stub_body)
+
+
 def _bare_dots(line: str) -> bool:
     return line.strip() in ("...", "…") or set(line.strip()) == {"."}
 
@@ -158,7 +173,9 @@ def merge(text: str, snippet: str) -> tuple[str, LazyResult]:
     for k, seg in enumerate(segments, 1):
         top = k == 1 and not lead and bool(bare) and _key(seg.lines[0]) == _key(bare[0])
         bottom = k == last and not trail and bool(bare) and _key(seg.lines[-1]) == _key(bare[-1])
-        placed = _place(seg, k, index, bare, cursor, top, bottom)
+        # No marker at all, and the file's own first and last lines: the whole file.
+        whole = last == 1 and top and bottom
+        placed = _place(seg, k, index, bare, cursor, top, bottom, whole)
         placements.append(placed)
         cursor = placed.end
     merged = _assemble(file_lines, placements, text)
@@ -173,7 +190,6 @@ def merge(text: str, snippet: str) -> tuple[str, LazyResult]:
 def _result(placements: list[Placement]) -> LazyResult:
     first, final = placements[0], placements[-1]
     return LazyResult(
-        "",
         first.start + 1,
         max(first.start + 1, final.end),
         1.0 if all(p.exact for p in placements) else 0.95,
@@ -253,11 +269,13 @@ def _place(
     cursor: int,
     top: bool,
     bottom: bool,
+    whole: bool = False,
 ) -> Placement:
     first_error: Exception | None = None
     for loose in (False, True):
         try:
-            placed = _place_with(seg, k, index, bare, cursor, top, bottom, loose)
+            shown = _reindented(seg, index, bare, cursor) if loose else seg
+            placed = _place_with(shown, k, index, bare, cursor, top, bottom, loose, whole)
             _check_new_lines(seg.name(k), placed, index)
             return placed
         except (NoMatch, Ambiguous) as e:
@@ -269,6 +287,36 @@ def _place(
     raise first_error
 
 
+def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Segment:
+    """The segment in the file's indentation, for reading it with whitespace ignored: the
+    shift its first (else last) lines found in the file show, measured as the matching
+    ladder does (tabs and spaces on one scale, another indent unit), so that every later
+    comparison of levels is between file columns."""
+    keys, where = index.keys(True)
+    sk = [_loose(x) for x in seg.lines]
+    run, at = _head_runs(sk, keys, where, cursor, len(keys))
+    pairs = [(seg.lines[i], bare[at[0] + i]) for i in range(run)] if run else []
+    if not pairs:
+        run, ends = _tail_runs(sk, keys, where, cursor, len(sk))
+        n = len(sk)
+        pairs = [(seg.lines[n - 1 - i], bare[ends[0] - 1 - i]) for i in range(run)] if run else []
+    if not pairs:
+        return seg
+    style = indent.detect(bare, seg.lines)
+    shift = indent.common(pairs, style, seg.lines)
+
+    def moved(col: int | None) -> int | None:
+        return None if col is None else len(indent.leading(style.render(shift.apply(col))))
+
+    lines = [indent.reindent(x, shift, style) if x.strip() else "" for x in seg.lines]
+    return replace(
+        seg,
+        lines=lines,
+        after_indent=moved(seg.after_indent),
+        before_indent=moved(seg.before_indent),
+    )
+
+
 def _place_with(
     seg: Segment,
     k: int,
@@ -278,6 +326,7 @@ def _place_with(
     top: bool,
     bottom: bool,
     loose: bool,
+    whole: bool = False,
 ) -> Placement:
     keys, where = index.keys(loose)
     keyf = _loose if loose else _key
@@ -285,14 +334,16 @@ def _place_with(
     n = len(sk)
     name = seg.name(k)
     head_len, heads = _head_runs(sk, keys, where, cursor, len(keys))
-    if top and _run_at(sk, keys, 0) >= head_len:  # the file's own first lines: the top
+    # No marker before it and the file's own first lines: the top, unless they run longer
+    # somewhere else (then a common first line, "import os", is a coincidence).
+    if top and (whole or _run_at(sk, keys, 0) >= head_len):
         head_len, heads = _run_at(sk, keys, 0), [0]
 
     def tails_from(lo: int, limit: int) -> tuple[int, list[int]]:
         found = _tail_runs(sk, keys, where, lo, limit)
-        if bottom:  # the file's own last lines: the end
+        if bottom:  # the same at the end
             at_end = _run_back(sk, keys, len(keys), limit, lo)
-            if at_end and at_end >= found[0]:
+            if at_end and (whole or at_end >= found[0]):
                 return at_end, [len(keys)]
         return found
 
@@ -321,6 +372,7 @@ def _place_with(
             tails = [q]
         if not tail_len:
             _weak_anchor(name, seg.lines[:head_len], "first")
+            _no_other_reading(name, sk, keys, where, cursor, p, head_len)
             to_end = _to_block_end(seg, sk, keys, bare, p, loose)
             if to_end is not None:
                 return to_end
@@ -348,8 +400,9 @@ def _place_with(
             if len(fit) == 1:
                 return _checked(seg, name, fit[0], q, bare, loose, keyf)
         raise Ambiguous(
-            f"{name}: its first lines are in the file at {len(heads)} places below line "
-            f"{cursor} (lines {', '.join(str(h + 1) for h in heads[:10])}); add the line before "
+            f"{name}: its first lines are in the file at {len(heads)} places"
+            + (f" below line {cursor}" if cursor else "")
+            + f" (lines {', '.join(str(h + 1) for h in heads[:10])}); add the line before "
             "it (one more line of context) so it fits one place only",
             lines=[h + 1 for h in heads],
             tier="lazy",
@@ -380,6 +433,39 @@ def _place_with(
     _weak_anchor(name, seg.lines[n - tail_len :], "last")
     _check_insertion(name, seg.lines[n - tail_len - 1], seg.lines[0], bare, start - 1)
     return _placement(seg, start, q, list(range(start, q)), bare, loose, offset=n - tail_len)
+
+
+def _no_other_reading(
+    name: str,
+    sk: list[str],
+    keys: list[str],
+    where: dict[str, list[int]],
+    lo: int,
+    p: int,
+    head_len: int,
+) -> None:
+    """A segment held by its head alone (its first ``head_len`` lines at ``p``) inserts its
+    other lines there; but if elsewhere the file holds its first line and, a little below,
+    its last lines, it may as well be a head-and-tail edit there (a deletion between them,
+    say). A longer head run does not settle that: refused."""
+    n = len(sk)
+    tail_len, ends = _tail_runs(sk, keys, where, lo, n - 1)
+    if not tail_len:
+        return
+    starts = where.get(sk[0], [])
+    for q in ends:
+        for a in starts[bisect.bisect_left(starts, lo) :]:
+            if a == p or a + 1 > q - tail_len:
+                continue
+            if q - a <= n + MAX_UNSHOWN_DELETE:
+                raise Ambiguous(
+                    f"{name}: its first lines are in the file at line {p + 1}, where it would "
+                    f"add lines, but it also fits lines {a + 1}-{q} (its first and last lines "
+                    "are there); add the unchanged lines around the change (one more line of "
+                    "context) so it fits one place only",
+                    lines=[p + 1, a + 1],
+                    tier="lazy",
+                )
 
 
 def _no_deletion_elsewhere(
@@ -520,8 +606,16 @@ def _to_block_end(
             end = r + 1
     sm = difflib.SequenceMatcher(None, sk, keys[p:end], autojunk=False)
     same = {a + i: p + b + i for a, b, size in sm.get_matching_blocks() for i in range(size)}
-    if (end - p) - len(same) > len(sk) - len(same):
-        return None  # it would delete lines it does not show: not this reading
+    for tag, a1, a2, b1, b2 in sm.get_opcodes():
+        # Every file line this drops must come back changed ("x = 1" -> "x = 2"): a line
+        # replaced by something else entirely may be one the model kept behind the marker.
+        if tag == "insert":
+            return None
+        if tag == "replace" and not all(
+            any(_looks_changed(seg.lines[a], bare[p + b]) for a in range(a1, a2))
+            for b in range(b1, b2)
+        ):
+            return None
     return _placement_from(seg, p, end, same, bare, loose)
 
 
@@ -561,9 +655,19 @@ def _weak(lines: list[str]) -> bool:
     return all(x.strip() in _WEAK or all(c in "{}()[];,:<>/" for c in x.strip()) for x in lines)
 
 
+# Anchor lines with fewer characters than this in all ("4", "x"), besides the weak ones,
+# are too thin to say where a deletion stops.
+THIN_ANCHOR = 4
+
+
+def _weak_or_thin(lines: list[str]) -> bool:
+    return _weak(lines) or sum(len(x.strip()) for x in lines) < THIN_ANCHOR
+
+
 def _weak_anchor(name: str, lines: list[str], which: str) -> None:
-    """A segment held by one side only needs that side to be more than a ``}`` or a blank."""
-    if _weak(lines):
+    """A segment held by one side only needs that side to be more than a ``}``, a blank or
+    a few characters."""
+    if _weak_or_thin(lines):
         shown = ", ".join(repr(x.strip()) for x in lines[:3])
         raise NoMatch(
             f"{name}: its {which} lines ({shown}) are too common to place it by, and nothing "
@@ -611,6 +715,7 @@ def _check_insertion(name: str, new_line: str, edge: str, bare: list[str], row: 
 
 
 _LEAD_WORD = re.compile(r"^[A-Za-z_]\w*")
+_DIGITS = re.compile(r"\d+")
 
 
 def _looks_changed(new: str, old: str) -> bool:
@@ -620,6 +725,8 @@ def _looks_changed(new: str, old: str) -> bool:
     if a == b:
         return False
     if difflib.SequenceMatcher(None, a, b).ratio() >= CHANGED_LINE_SIMILARITY:
+        return True
+    if _DIGITS.sub("0", a) == _DIGITS.sub("0", b):  # "4" for "2", "x[1] = 10" for "x[0] = 9"
         return True
     wa, wb = _LEAD_WORD.match(a), _LEAD_WORD.match(b)
     return (
@@ -658,7 +765,9 @@ def _checked(
         )
     head = next((r for r in range(len(sk)) if same.get(r) != p + r), len(sk))
     tail = next((r for r in range(len(sk)) if same.get(len(sk) - 1 - r) != q - 1 - r), len(sk))
-    weak = _weak(seg.lines[: max(head, 1)]) or _weak(seg.lines[len(sk) - max(tail, 1) :])
+    weak = _weak_or_thin(seg.lines[: max(head, 1)]) or _weak_or_thin(
+        seg.lines[len(sk) - max(tail, 1) :]
+    )
     if weak and unshown > len(sk) - len(same):
         # A "}" or '"""' at an end tells nothing of where a deletion starts or stops.
         raise Ambiguous(
@@ -696,12 +805,7 @@ def _placement(
 def _placement_from(
     seg: Segment, start: int, end: int, same: dict[int, int], bare: list[str], loose: bool
 ) -> Placement:
-    indent = ("", "")
-    if loose and same:
-        i, row = next(iter(sorted(same.items())))
-        mine, theirs = seg.lines[i], bare[row]
-        indent = (mine[: _indent(mine)], theirs[: _indent(theirs)])
-    return Placement(start, end, seg.lines, same, indent, exact=not loose)
+    return Placement(start, end, seg.lines, same, exact=not loose)
 
 
 # -- the new text --------------------------------------------------------------------------------
@@ -718,11 +822,6 @@ def _assemble(file_lines: list[str], placements: list[Placement], text: str) -> 
                     file_lines[row] if file_lines[row].endswith("\n") else file_lines[row] + eol
                 )
                 continue
-            mine, theirs = pl.indent
-            if mine != theirs and line.startswith(mine):
-                line = theirs + line[len(mine) :]
-            elif mine != theirs and not line.strip():
-                line = ""
             out.append(line + eol)
         at = max(at, pl.end)
     rest = file_lines[at:]
@@ -733,4 +832,4 @@ def _assemble(file_lines: list[str], placements: list[Placement], text: str) -> 
     return merged
 
 
-__all__ = ["LazyResult", "Region", "merge", "split_snippet"]
+__all__ = ["LazyResult", "Region", "has_markers", "merge", "split_snippet"]
