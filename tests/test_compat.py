@@ -421,3 +421,79 @@ def test_fast_apply_example_call_applies(tmp_path):
     r = fa.handle_tool_call("edit_file", describe("edit_file:fast_apply")[3])
     assert not r.is_error, r.text
     assert (tmp_path / "src/app.py").read_text() == app.replace("return 1", "return 2")
+
+
+# -- review findings: the filesystem dialect in review mode and on odd input --------------------
+def test_filesystem_review_mode_moves_and_lists_the_tree_reads_show(root):
+    (root / "c.txt").write_text("hello\n")
+    fs = layer(root, "filesystem", review=True)
+    fs.handle_tool_call("write_file", {"path": "n.txt", "content": "PENDING\n"})
+    taken = fs.handle_tool_call("move_file", {"source": "c.txt", "destination": "n.txt"})
+    assert taken.is_error and taken.result["errors"][0]["code"] == "conflict"
+    assert taken.text == "move_file: n.txt already exists; move it away or delete it first"
+    assert fs.handle_tool_call("read_text_file", {"path": "n.txt"}).text == "PENDING\n"
+    moved = fs.handle_tool_call("move_file", {"source": "c.txt", "destination": "d/e.txt"})
+    assert not moved.is_error and "kept for review" in moved.text
+    assert fs.handle_tool_call("list_directory", {"path": "."}).text == (
+        "[FILE] app.py\n[DIR] d\n[FILE] n.txt"
+    )
+    assert fs.handle_tool_call("list_directory", {"path": "d"}).text == "[FILE] e.txt"
+    many = fs.handle_tool_call("read_multiple_files", {"paths": ["c.txt", "d/e.txt"]})
+    assert many.text.startswith("c.txt: Error - c.txt is deleted in the changes pending review")
+    assert many.text.endswith("---\nd/e.txt:\nhello\n\n")
+    assert [f.get("error") for f in many.result["files"]] == ["io_error", None]
+    assert (root / "c.txt").read_text() == "hello\n" and not (root / "n.txt").exists()
+
+
+def test_filesystem_odd_arguments_are_errors_not_crashes(root):
+    fs = layer(root, "filesystem")
+    for head in (float("inf"), float("nan"), -1, 1.5, "2", True):
+        r = fs.handle_tool_call("read_text_file", {"path": "app.py", "head": head})
+        assert r.is_error and "whole number" in r.text
+    assert fs.handle_tool_call("read_text_file", {"path": "app.py", "head": 2.0}).text == (
+        "def run():\n    return 1\n"
+    )
+    r = fs.handle_tool_call("read_text_file", '{"path": "app.py", "tail": 1e400}')
+    assert r.is_error
+    r = fs.handle_tool_call("list_directory", {"path": "sub\x00"})
+    assert r.is_error and r.result["errors"][0]["code"] == "path_denied"
+    r = fs.handle_tool_call("list_directory", {"path": "nope"})
+    assert r.is_error and "nope does not exist" in r.text
+
+
+def test_list_directory_hides_links_out_and_refuses_ignored_directories(root, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "pw").write_text("secret\n")
+    (root / "pw").symlink_to(outside / "pw")
+    (root / "out").symlink_to(outside)
+    (root / ".applydiffignore").write_text("secret/\n")
+    (root / "secret").mkdir()
+    (root / "sub").mkdir()
+    fs = layer(root, "filesystem")
+    assert fs.handle_tool_call("list_directory", {"path": "."}).text == ("[FILE] app.py\n[DIR] sub")
+    r = fs.handle_tool_call("list_directory", {"path": "secret"})
+    assert r.is_error and r.result["errors"][0]["code"] == "path_denied"
+    assert fs.handle_tool_call("list_directory", {"path": "sub/.."}).text.startswith(
+        "[FILE] app.py"
+    )
+
+
+def test_conflicting_edit_shapes_are_format_invalid(root):
+    fs = layer(root, "filesystem")
+    r = fs.handle_tool_call(
+        "edit_file",
+        {"path": "app.py", "edits": [{"oldText": "return 1", "old_string": "x", "newText": "y"}]},
+    )
+    assert r.is_error and "the same text given twice" in r.text
+    fa = layer(root, "fast-apply", require_read=False)
+    r = fa.handle_tool_call(
+        "edit_file",
+        {
+            "target_file": "app.py",
+            "instructions": "x",
+            "code_edit": "def run():\n    return 9\n",
+            "edits": [{"path": "app.py", "old_string": "a", "new_string": "b"}],
+        },
+    )
+    assert r.is_error and "give one of 'code_edit', 'edits'" in r.text
+    assert (root / "app.py").read_text() == APP

@@ -1128,3 +1128,36 @@ def test_an_empty_file_takes_a_marker_free_snippet(tmp_path):
     assert not result.ok and result.errors[0]["code"] == "no_match"
     assert "the file is empty" in result.errors[0]["message"]
     assert (tmp_path / "empty2.py").read_bytes() == b""
+
+
+# -- chat text: what is and is not a lazy edit (review findings) --------------------------------
+SR_EDIT = "a.py\n```\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n"
+
+
+def test_an_example_inside_an_outer_fence_is_not_an_edit():
+    answer = (
+        SR_EDIT + "\nA README section you can paste:\n\n````markdown\n### settings.py\n\n"
+        "```python\nINSTALLED_APPS = [\n    # ... existing code ...\n    'myplugin',\n]\n```\n"
+        "````\n"
+    )
+    assert [(type(op).__name__, op.path) for op in parse(answer)] == [("Replace", "a.py")]
+
+
+def test_a_placeholder_comment_is_not_a_marker():
+    answer = (
+        SR_EDIT + "\nUse it like this:\n\n```python\n# example.py\nfrom a import run\n"
+        "# ... your code here\nrun()\n```\n"
+    )
+    assert [type(op).__name__ for op in parse(answer)] == ["Replace"]
+
+
+def test_a_diff_whose_context_holds_a_marker_stays_a_diff():
+    answer = "```diff\n--- a.py\n+++ a.py\n@@\n # ... rest of code\n-x = 1\n+x = 2\n```\n"
+    ops = parse(answer)
+    assert [type(op).__name__ for op in ops] == ["Replace"]
+
+
+def test_a_path_after_the_language_in_the_info_string():
+    answer = "```python a.py\n# ... existing code ...\ndef run():\n    return 2\n```\n"
+    ops = parse(answer)
+    assert [(type(op).__name__, op.path) for op in ops] == [("Lazy", "a.py")]

@@ -91,8 +91,9 @@ every line starting with +; *** Delete File: PATH. Example:
 only the parts that change. Write a comment line such as "# ... existing code ..." (in the
 file's comment syntax: // for C-like files, <!-- --> for HTML) wherever unchanged code is
 left out. Begin and end each changed part with an unchanged line copied from the file, so its
-place is unique; to delete lines, show the lines around them without them. A block without
-any "... existing code ..." line is the whole new file. Example:
+place is unique; to delete lines, show the lines around them without them. To create a
+file, write its path, then a fenced block holding <<<<<<< SEARCH, =======, the whole content
+and >>>>>>> REPLACE (an empty SEARCH part). Example:
 src/app.py
 ```python
 # ... existing code ...

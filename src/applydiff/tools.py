@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import re
 import sqlite3
@@ -570,10 +571,11 @@ class ToolLayer:
         note = ""
         if pending is not None and self.review:
             if pending.output is None:
-                return _error(
+                message = (
                     f"{tool}: {key} is deleted in the changes pending review; write_file "
                     "creates it again"
                 )
+                return _error(message, EditError(message, code=IO_ERROR, path=key))
             text, status = pending.output, "pending_output"
             self.session.mark_seen(key)
         else:
@@ -631,7 +633,7 @@ class ToolLayer:
         if not isinstance(path, str):
             return _error("read_text_file: missing field 'path' (a string)")
         for field_name, value in (("head", head), ("tail", tail)):
-            if value is not None and (not _is_number(value) or value < 0 or value != int(value)):
+            if value is not None and not _is_count(value):
                 return _error(f"read_text_file: {field_name} must be a whole number of lines")
         if head is not None and tail is not None:
             return _error("read_text_file: give head or tail, not both")
@@ -654,8 +656,11 @@ class ToolLayer:
             try:
                 got = self._fs_read({"path": path})
             except EditError as e:
-                parts.append(f"{path}: Error - {e.message}")
-                files.append({"path": path, "error": e.code})
+                got = _error(e.message, e)
+            if got.is_error:
+                reason = got.text.removeprefix("read_text_file: ")
+                parts.append(f"{path}: Error - {reason}")
+                files.append({"path": path, "error": got.result["errors"][0]["code"]})
                 continue
             parts.append(f"{path}:\n{got.text}\n")
             files.append(got.result)
@@ -665,7 +670,9 @@ class ToolLayer:
         answer = self._fs_apply("write_file", args, dry_run=False)
         if answer.is_error:
             return answer
-        return ToolResult(f"Successfully wrote to {args['path']}", False, answer.result)
+        return ToolResult(
+            f"Successfully wrote to {args['path']}" + _kept(self.review), False, answer.result
+        )
 
     def _fs_edit(self, args: dict[str, Any]) -> ToolResult:
         dry = args.get("dryRun", False)
@@ -682,9 +689,9 @@ class ToolLayer:
         if not result.ok:
             return self._answer(result)
         diff = "".join(d for _, d in result.diffs())
-        text = compat_mod.diff_fence(diff) if diff else "No changes: the file already reads so."
-        if result.review:
-            text += "\n(kept for review: a person accepts it before it reaches the disk)"
+        if not diff:
+            return ToolResult("No changes: the file already reads so.", False, result.to_dict())
+        text = compat_mod.diff_fence(diff) + ("" if dry_run else _kept(result.review))
         return ToolResult(text, False, result.to_dict())
 
     def _fs_move(self, args: dict[str, Any]) -> ToolResult:
@@ -692,39 +699,71 @@ class ToolLayer:
         if not isinstance(source, str) or not isinstance(destination, str):
             return _error("move_file: 'source' and 'destination' are required strings")
         target = self.ws.key(destination)
-        if (self.ws.root / target).exists():  # the reference server never overwrites
+        if self._exists(target):  # the reference server never overwrites
             raise EditError(
-                f"move_file: {target} already exists; move it away or delete it first",
+                f"{target} already exists; move it away or delete it first",
                 code=CONFLICT,
                 path=target,
             )
         answer = self._apply([Move(source, destination)])
         if answer.is_error:
             return answer
-        return ToolResult(f"Successfully moved {source} to {destination}", False, answer.result)
+        text = f"Successfully moved {source} to {destination}" + _kept(self.review)
+        return ToolResult(text, False, answer.result)
+
+    def _exists(self, key: str) -> bool:
+        """Whether ``key`` is a file as the model sees the tree (in review mode: with the
+        outputs pending review)."""
+        if self.review and (pending := self.session.pending(key)) is not None:
+            return pending.output is not None
+        return os.path.lexists(self.ws.root / key)
 
     def _fs_list(self, args: dict[str, Any]) -> ToolResult:
         path = args.get("path")
         if not isinstance(path, str):
             return _error("list_directory: missing field 'path' (a string)")
         policy = self.ws.policy
-        raw = path.strip()
-        if raw in ("", ".", "./") or (
-            os.path.isabs(raw) and os.path.realpath(raw) == str(policy.root)
-        ):
+        raw = path.strip() or "."
+        joined = raw if os.path.isabs(raw) else os.path.join(policy.root, raw)
+        if "\x00" not in raw and os.path.realpath(joined) == str(policy.root):
             key, where = "", policy.root
         else:
             key, where = policy.resolve(path)
-        if not where.is_dir():
-            raise EditError(f"{key or path} is not a directory", code=IO_ERROR, path=key)
-        rows = []
-        for entry in sorted(os.scandir(where), key=lambda e: e.name):
+            if not policy.allowed(key, is_dir=True):
+                raise EditError(
+                    f"{path!r} is not allowed: the ignore rules hide it", code="path_denied"
+                )
+        prefix = f"{key}/" if key else ""
+        pending = [r["path"] for r in self.ws.status()] if self.review else []
+        made = any(p.startswith(prefix) and self._exists(p) for p in pending)
+        if not where.is_dir() and not made:  # (a directory pending outputs make is one)
+            what = "is not a directory" if where.exists() else "does not exist"
+            raise EditError(f"{key or path} {what}", code=IO_ERROR, path=key)
+        found: dict[str, bool] = {}  # name -> is a directory
+        for entry in os.scandir(where) if where.is_dir() else ():
             child = f"{key}/{entry.name}" if key else entry.name
-            is_dir = entry.is_dir()
-            if policy.allowed(child, is_dir):
-                rows.append((("[DIR] " if is_dir else "[FILE] ") + entry.name, child, is_dir))
-        text = "\n".join(r[0] for r in rows) or "(empty directory)"
-        entries = [{"path": child, "type": "dir" if d else "file"} for _, child, d in rows]
+            try:
+                _, real = policy.resolve(child)  # a link out of the project is not listed
+            except EditError:
+                continue
+            if policy.allowed(child, real.is_dir()):
+                found[entry.name] = real.is_dir()
+        for known in pending:  # the tree as reads show it: outputs pending review included
+            if not known.startswith(prefix):
+                continue
+            name, _, below = known[len(prefix) :].partition("/")
+            if below:
+                if self._exists(known):
+                    found.setdefault(name, True)
+            elif self._exists(known):
+                found.setdefault(name, False)
+            else:
+                found.pop(name, None)
+        rows = sorted(found.items())
+        text = "\n".join(("[DIR] " if d else "[FILE] ") + n for n, d in rows) or "(empty directory)"
+        entries = [
+            {"path": f"{key}/{n}" if key else n, "type": "dir" if d else "file"} for n, d in rows
+        ]
         return ToolResult(text, False, {"path": key or ".", "entries": entries})
 
     def _status(self) -> ToolResult:
@@ -831,8 +870,15 @@ _FILESYSTEM = {
 }
 
 
-def _is_number(x: object) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
+def _is_count(x: object) -> bool:
+    """A whole, finite, non-negative number (JSON gives 2.0 for 2 at times)."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    return math.isfinite(x) and x >= 0 and x == int(x)
+
+
+def _kept(review: bool) -> str:
+    return "\n(kept for review: a person accepts it before it reaches the disk)" if review else ""
 
 
 def _is_int(x: object) -> bool:

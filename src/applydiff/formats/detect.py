@@ -104,9 +104,10 @@ def scan(
     floor = 0  # look-back for a block's path stops here (the end of the previous block)
     i = 0
     n = len(lines)
+    nested = lazy.nested_lines(lines) if allowed("lazy") else frozenset()
     while i < n:
         line = lines[i]
-        if allowed("lazy") and (lazy_ops := lazy.parse_block(lines, i, floor)) is not None:
+        if allowed("lazy") and (lazy_ops := lazy.parse_block(lines, i, floor, nested)) is not None:
             found, i = lazy_ops
         elif allowed("apply_patch") and apply_patch.is_start(line):
             found, i = apply_patch.parse_patch(lines, i)

@@ -33,8 +33,15 @@ _INFO_PATH = re.compile(r"(?:^|[\s:])(?:path|file|title)=[\"']?([^\"'\s]+)", re.
 _COMMENT_PATH = re.compile(r"^\s*(?://|#|--|;|<!--|/\*)\s*(\S+?)\s*(?:-->|\*/)?\s*$")
 _OTHER_FORMATS = re.compile(
     r"^(?:<{5,9} SEARCH|={5,9}\s*$|>{5,9} REPLACE"
-    r"|\*\*\* Begin Patch|--- a/|\+\+\+ b/|@@ |>>> ?file:)"
+    r"|\*\*\* Begin Patch|--- \S|\+\+\+ \S|@@|>>> ?file:)"
 )
+# In chat text a marker must say the code is kept ("existing code", "rest of the file",
+# "unchanged"): "# ... your code here" in an example is a placeholder, not an edit.
+_KEPT_WORDS = re.compile(
+    r"\b(?:existing|unchanged|rest|remaining|as before|previous|original|omitted|same|kept|keep)\b",
+    re.IGNORECASE,
+)
+_NOT_CODE = frozenset(("diff", "patch", "udiff", "markdown", "md", "text", "txt", "console"))
 
 
 def block_end(lines: list[str], i: int) -> int | None:
@@ -51,18 +58,39 @@ def block_end(lines: list[str], i: int) -> int | None:
     return None
 
 
-def parse_block(lines: list[str], i: int, floor: int) -> tuple[list[Op], int] | None:
+def nested_lines(lines: list[str]) -> frozenset[int]:
+    """The lines inside top-level fences: a fence there is part of an example (a README
+    section shown in a ````markdown block), not an edit of its own."""
+    inside: set[int] = set()
+    i = 0
+    while i < len(lines):
+        end = block_end(lines, i)
+        if end is None:
+            i += 1
+            continue
+        inside.update(range(i + 1, end))
+        i = end + 1
+    return frozenset(inside)
+
+
+def parse_block(
+    lines: list[str], i: int, floor: int, nested: frozenset[int] = frozenset()
+) -> tuple[list[Op], int] | None:
     """The lazy op of the fence opened at line ``i`` and the line after it, or None when the
-    fence is not a lazy snippet for a named file."""
+    fence is not a lazy snippet for a named file (``nested``: lines inside other fences)."""
+    if i in nested:
+        return None
     end = block_end(lines, i)
     if end is None:
         return None
     inner = lines[i + 1 : end]
-    if not any(is_strict_marker(x) for x in inner):
+    if not any(is_strict_marker(x) and _KEPT_WORDS.search(x) for x in inner):
         return None
     if any(_OTHER_FORMATS.match(x.strip()) for x in inner):
         return None
     info = _OPEN.match(lines[i]).group(2)  # type: ignore[union-attr]
+    if info.split(":")[0].split()[:1] and info.split(":")[0].split()[0].lower() in _NOT_CODE:
+        return None
     path = _path_from_info(info)
     if path is None and inner:
         m = _COMMENT_PATH.match(inner[0])
@@ -82,7 +110,10 @@ def _path_from_info(info: str) -> str | None:
     m = _INFO_PATH.search(info)
     if m:
         return m.group(1)
-    word = info.split()[0]
-    if ":" in word:  # ```python:src/app.py
-        word = word.split(":", 1)[1]
-    return path_of(word) if ("/" in word or "." in word) else None
+    words = info.split()
+    if ":" in words[0]:  # ```python:src/app.py
+        words[0] = words[0].split(":", 1)[1]
+    for word in words[:2]:  # ```src/app.py, ```python src/app.py
+        if ("/" in word or "." in word) and path_of(word):
+            return path_of(word)
+    return None

@@ -185,6 +185,13 @@ _EDIT_KEYS = (("old_string", "new_string"), ("old_str", "new_str"), ("oldText", 
 
 
 def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
+    shapes = [k for k in ("code_edit", "edits", "changes", "old_string", "old_str") if k in args]
+    if len(shapes) > 1:
+        raise FormatInvalid(
+            f"edit_file (call {w.call}): give one of {', '.join(map(repr, shapes))}, not "
+            "several: each is a whole edit of its own",
+            expected="one edit shape per call",
+        )
     if "code_edit" in args:  # the fast-apply schema: a lazy snippet
         path = _str(args, "target_file", w, "path", "file_path")
         return [
@@ -210,6 +217,13 @@ def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
             style = next(
                 (i for i, keys in enumerate(_EDIT_KEYS) if keys[0] in edit or keys[1] in edit), 0
             )
+            spellings = [k for pair in _EDIT_KEYS for k in pair if k in edit]
+            if len(spellings) > 2 or len({k for k in spellings if k.startswith("old")}) > 1:
+                raise w.error(
+                    f"edits[{k}]",
+                    f"the same text given twice ({', '.join(spellings)}) in",
+                    "one spelling: old_string/new_string, old_str/new_str or oldText/newText",
+                )
             old_key, new_key = _EDIT_KEYS[style]
             old_aliases = [k[0] for k in _EDIT_KEYS if k[0] != old_key]
             new_aliases = [k[1] for k in _EDIT_KEYS if k[1] != new_key]
