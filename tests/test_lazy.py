@@ -1161,3 +1161,75 @@ def test_a_path_after_the_language_in_the_info_string():
     answer = "```python a.py\n# ... existing code ...\ndef run():\n    return 2\n```\n"
     ops = parse(answer)
     assert [(type(op).__name__, op.path) for op in ops] == [("Lazy", "a.py")]
+
+
+# -- brace languages (a fuzz of JS/Java/C/CSS/HTML snippets): never the wrong place -----------
+def merged_or_refused(text: str, snippet: str, expected: str) -> str:
+    """'merged' when the merge is exactly ``expected``, 'refused' on an EditError; anything
+    else fails the test."""
+    try:
+        new, _ = merge(text, snippet)
+    except EditError:
+        return "refused"
+    assert new == expected
+    return "merged"
+
+
+JAVA = (
+    "class Svc {\n    void a() {\n        log(x);\n    }\n\n    void b() {\n        log(y);\n"
+    "    }\n}\n"
+)
+
+
+@pytest.mark.parametrize("marker", ["// ... existing code ...", "    // ... existing code ..."])
+def test_a_changed_line_equal_to_a_later_one_never_deletes_the_next_function(marker):
+    snippet = lines(marker, "    void a() {", "        log(y);", "    }", marker)
+    assert merged_or_refused(JAVA, snippet, JAVA.replace("log(x)", "log(y)")) == "refused"
+
+
+def test_a_new_blocks_closing_lines_found_lower_are_not_its_tail():
+    text = (
+        "function f(items) {\n  items.forEach((x) => {\n    try {\n      a(x);\n    } catch (e) {\n"
+        "      b(e);\n    }\n    if (y) {\n      c();\n    }\n    try {\n      d();\n"
+        "    } catch (e) {}\n  });\n}\n"
+    )
+    snippet = lines(
+        "// ... existing code ...",
+        "  items.forEach((x) => {",
+        "    if (!x) {",
+        "      return;",
+        "    }",
+        "    try {",
+        "// ... existing code ...",
+    )
+    head = "  items.forEach((x) => {\n"
+    expected = text.replace(head, head + "    if (!x) {\n      return;\n    }\n")
+    assert merged_or_refused(text, snippet, expected) in ("merged", "refused")
+
+
+def test_a_one_sided_segment_whose_other_end_is_elsewhere_is_refused():
+    css = ".btn {\n  margin: 0;\n  width: 28px;\n}\n\n.card {\n  padding: 8px;\n"
+    css += "  font-size: 14px;\n}\n"
+    snippet = lines("/* ... */", "  font-size: 14px;", "  width: 28px;", "/* ... */")
+    error = refused(css, snippet, Ambiguous)
+    assert "'width: 28px;' is in the file at line 3" in error.message
+
+
+def test_a_new_method_before_the_next_one_takes_its_own_closing_brace():
+    cpp = (
+        "class Widget {\n public:\n  void foo() {\n#ifdef DEBUG\n    log_foo();\n#endif\n  }\n\n"
+        "  void bar() {\n    do_bar();\n  }\n};\n"
+    )
+    snippet = lines(
+        "// ... existing code ...", "  void baz() {", "    do_baz();", "  }", "", "  void bar() {"
+    )
+    new, _ = merge(cpp, snippet + "// ... existing code ...\n")
+    baz = "  void baz() {\n    do_baz();\n  }\n\n"
+    assert new == cpp.replace("  void bar() {", baz + "  void bar() {")
+
+
+def test_inserted_lines_that_leave_a_bracket_open_are_refused():
+    js = "function main() {\n  init();\n}\n\nstart();\nmain();\n"
+    snippet = lines("// ... existing code ...", "  setup();", "}", "", "main();")
+    error = refused(js, snippet, Ambiguous)
+    assert "open and close a different number of brackets" in error.message

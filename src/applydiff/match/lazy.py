@@ -373,10 +373,12 @@ def _place_with(
         if not tail_len:
             _weak_anchor(name, seg.lines[:head_len], "first")
             _no_other_reading(name, sk, keys, where, cursor, p, head_len)
+            _elsewhere(name, seg.lines[-1], keys, where, keyf, cursor, p, lo, "last")
             to_end = _to_block_end(seg, sk, keys, bare, p, loose)
             if to_end is not None:
                 return to_end
             _check_insertion(name, seg.lines[head_len], seg.lines[-1], bare, lo)
+            _balanced_insertion(name, seg.lines[head_len:])
             return _placement(seg, p, lo, list(range(p, lo)), bare, loose)
         q = _one_tail(seg, name, sk, keys, bare, lo, tail_len, tails)
         to_end = _to_block_end(seg, sk, keys, bare, p, loose)
@@ -429,10 +431,85 @@ def _place_with(
             tier="lazy",
         )
     q = tails[0]
+    # A "}" or a blank at the tail's start may close the new code as well as the file's
+    # block above: the tail starts at its first telling line.
+    while tail_len > 1 and all(c in "{}()[];," for c in seg.lines[n - tail_len].strip()):
+        tail_len -= 1
     start = q - tail_len
     _weak_anchor(name, seg.lines[n - tail_len :], "last")
+    _balanced_insertion(name, seg.lines[: n - tail_len])
     _check_insertion(name, seg.lines[n - tail_len - 1], seg.lines[0], bare, start - 1)
     return _placement(seg, start, q, list(range(start, q)), bare, loose, offset=n - tail_len)
+
+
+def _dropped(sm: difflib.SequenceMatcher, lines: list[str], bare: list[str], p: int) -> list[int]:
+    """The file rows (from ``p``) a placement deletes without a segment line in their stead:
+    left out between matched lines, or beyond the lines that replace them (a line that
+    comes back changed is shown, not dropped)."""
+    out = []
+    for tag, a1, a2, b1, b2 in sm.get_opcodes():
+        if tag == "insert":
+            out += [p + b for b in range(b1, b2) if bare[p + b].strip()]
+        elif tag == "replace" and b2 - b1 > a2 - a1:
+            out += [
+                p + b
+                for b in range(b1, b2)
+                if bare[p + b].strip()
+                and not any(_looks_changed(lines[a], bare[p + b]) for a in range(a1, a2))
+            ]
+    return out
+
+
+def _balanced_insertion(name: str, new: list[str]) -> None:
+    """Lines inserted beside one anchor are a whole piece of code: as many brackets closed
+    as opened. A "}" left over says they belong around an anchor the file has elsewhere."""
+    if _balance(new) != 0:
+        raise Ambiguous(
+            f"{name}: the lines it adds open and close a different number of brackets, so "
+            "they are not a whole piece to insert beside its anchor; show the unchanged lines "
+            "on both sides of the change (one more line of context)",
+            lines=[],
+            tier="lazy",
+        )
+
+
+_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
+
+
+def _balance(lines: list[str]) -> int:
+    """Brackets opened minus closed, outside simple string literals."""
+    total = 0
+    for line in lines:
+        bare = _STRING.sub("", line)
+        total += sum(bare.count(c) for c in "([{") - sum(bare.count(c) for c in ")]}")
+    return total
+
+
+def _elsewhere(
+    name: str,
+    line: str,
+    keys: list[str],
+    where: dict[str, list[int]],
+    keyf,
+    lo: int,
+    p: int,
+    q: int,
+    which: str,
+) -> None:
+    """A segment held by one side whose other end (a telling line) the file has somewhere
+    else may be meant to go there: refused."""
+    if _weak_or_thin([line]):
+        return
+    rows = [r for r in where.get(keyf(line), []) if r >= lo and not p <= r < q]
+    if rows:
+        raise Ambiguous(
+            f"{name}: it is placed by its {'first' if which == 'last' else 'last'} lines at "
+            f"line {p + 1}, but its {which} line {line.strip()!r} is in the file at line "
+            f"{rows[0] + 1}; show the unchanged lines on both sides of the change (one more "
+            "line of context)",
+            lines=[p + 1, rows[0] + 1],
+            tier="lazy",
+        )
 
 
 def _no_other_reading(
@@ -651,8 +728,28 @@ _WEAK = frozenset(
 ) | frozenset(("fi", "done", "*/", "-->"))
 
 
+# A line that is one of these words with punctuation around it ("try {", "} else {",
+# "#endif", "end;") says nothing of where it is.
+_WEAK_WORDS = frozenset(
+    ("try", "else", "finally", "do", "catch", "end", "fi", "done", "return", "break", "continue")
+) | frozenset(("pass", "default", "endif", "then", "begin", "esac"))
+# Words that add nothing to a weak one: "return null;", "} catch (e) {".
+_LITERALS = frozenset(("null", "None", "nil", "undefined", "true", "false", "True", "False"))
+_CATCH_ARGS = re.compile(r"\bcatch\s*\([^)]*\)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_CLOSING_TAG = re.compile(r"^</[\w.:-]+>$")
+
+
+def _weak_line(line: str) -> bool:
+    s = line.strip()
+    if s in _WEAK or all(c in "{}()[];,:<>/" for c in s) or _CLOSING_TAG.match(s):
+        return True
+    words = [w for w in _WORD.findall(_CATCH_ARGS.sub("catch", s)) if w not in _LITERALS]
+    return len(words) == 1 and words[0] in _WEAK_WORDS
+
+
 def _weak(lines: list[str]) -> bool:
-    return all(x.strip() in _WEAK or all(c in "{}()[];,:<>/" for c in x.strip()) for x in lines)
+    return all(_weak_line(x) for x in lines)
 
 
 # Anchor lines with fewer characters than this in all ("4", "x"), besides the weak ones,
@@ -660,8 +757,8 @@ def _weak(lines: list[str]) -> bool:
 THIN_ANCHOR = 4
 
 
-def _weak_or_thin(lines: list[str]) -> bool:
-    return _weak(lines) or sum(len(x.strip()) for x in lines) < THIN_ANCHOR
+def _weak_or_thin(lines: list[str], least: int = THIN_ANCHOR) -> bool:
+    return _weak(lines) or sum(len(x.strip()) for x in lines if not _weak_line(x)) < least
 
 
 def _weak_anchor(name: str, lines: list[str], which: str) -> None:
@@ -761,6 +858,33 @@ def _checked(
             "block the segment does not show; add the lines around the change that make its "
             "place unique (one more line of context)",
             lines=[p + 1, outer[0] + 1],
+            tier="lazy",
+        )
+    levels = {_indent(x) for x in seg.lines if x.strip()}
+    if len(levels) > 1:
+        # A segment that shows a block (lines at several levels) keeps the block lines at
+        # its outermost level ("}", "void b() {"): dropping one unshown cuts a block open.
+        cut = [
+            r
+            for r in _dropped(sm, seg.lines, bare, p)
+            if _indent(bare[r]) <= min(levels)
+            and (_closes_block(bare[r]) or bare[r].rstrip().endswith(_OPENS))
+        ]
+        if cut:
+            raise Ambiguous(
+                f"{name}: placed at file lines {p + 1}-{q}, it would delete line {cut[0] + 1} "
+                f"({bare[cut[0]].strip()!r}), at the segment's outermost level, which it does "
+                "not show; add the lines around the change that make its place unique (one "
+                "more line of context)",
+                lines=[p + 1, cut[0] + 1],
+                tier="lazy",
+            )
+    if _balance(bare[p:q]) != _balance(seg.lines):
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would leave a bracket open or "
+            "closed that the file has there; add the lines around the change that make its "
+            "place unique (one more line of context)",
+            lines=[p + 1],
             tier="lazy",
         )
     head = next((r for r in range(len(sk)) if same.get(r) != p + r), len(sk))
