@@ -16,9 +16,11 @@ A snippet without a marker before its first segment is read as if it had one, un
 segment starts with the file's first line (then it is anchored at the top); likewise at the
 end. Segments are anchored in order, each below the previous one, and an anchor must be the
 only place of its kind there. What cannot be placed for sure is refused, naming the segment:
-no anchor, an ambiguous one, new lines that look like a changed copy of the line next to
-them (was it meant as an insertion or a change?), or a region that would delete more than
-the segment shows.
+no anchor, an ambiguous one or one too common to tell ("}", "try {", "#endif"), new lines
+that look like a changed copy of the line next to them (was it meant as an insertion or a
+change?), a one-sided segment whose other end the file has elsewhere, or a region that would
+delete many lines the segment does not show, drop a block line ("}", "void b() {") at the
+segment's outer level, or change the bracket balance of what it replaces.
 
 Lines are compared with trailing whitespace ignored, then (for a segment with no anchor
 that way) with all whitespace ignored, re-indenting the segment by the shift its anchors
