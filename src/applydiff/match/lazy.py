@@ -58,7 +58,6 @@ class Segment:
     # The indentation of the comment marker after it (None: none, or a bare "..."): a
     # marker left of the segment's last line says the segment showed its block to the end.
     after_indent: int | None = None
-    before_indent: int | None = None  # the same for the marker before it
 
     def name(self, k: int) -> str:
         head = next((x.strip() for x in self.lines if x.strip()), "")
@@ -100,15 +99,12 @@ def split_snippet(
     current: list[str] = []
     start = 0
     lead = trail = False
-    marker_indent: int | None = None  # of the comment marker just passed
-    before: int | None = None
     for i, line in enumerate(lines):
         if is_marker(line) and not (line.rstrip() in literal and _bare_dots(line)):
             marker_indent = None if _bare_dots(line) else _indent(line)
             if current:
                 segments.append(_segment(current, start, True))
                 segments[-1].after_indent = marker_indent
-                segments[-1].before_indent = before
             elif not segments:
                 lead = True
             current = []
@@ -116,12 +112,10 @@ def split_snippet(
             continue
         if not current:
             start = i
-            before = marker_indent if (segments or lead) else None
         current.append(line)
         trail = False
     if current:
         segments.append(_segment(current, start, False))
-        segments[-1].before_indent = before
     if segments and (segments[0].first > 1 or lead):
         lead = lead or any(is_marker(x) for x in lines[: segments[0].first - 1])
     for k, seg in enumerate(segments):
@@ -233,9 +227,7 @@ def _head_runs(seg_keys: list[str], keys: list[str], where: dict[str, list[int]]
     starts = starts[bisect.bisect_left(starts, lo) : bisect.bisect_left(starts, hi)]
     best, at = 0, []
     for p in starts:
-        r = 0
-        while r < len(seg_keys) and p + r < len(keys) and keys[p + r] == seg_keys[r]:
-            r += 1
+        r = _run_at(seg_keys, keys, p)
         if r > best:
             best, at = r, [p]
         elif r == best:
@@ -251,11 +243,8 @@ def _tail_runs(
     ends = where.get(seg_keys[-1], [])
     ends = ends[bisect.bisect_left(ends, lo) :]
     best, at = 0, []
-    n = len(seg_keys)
     for q in ends:
-        r = 0
-        while r < limit and q - r >= lo and keys[q - r] == seg_keys[n - 1 - r]:
-            r += 1
+        r = _run_back(seg_keys, keys, q + 1, limit, lo)
         if r > best:
             best, at = r, [q + 1]
         elif r == best and r:
@@ -311,12 +300,7 @@ def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Se
         return None if col is None else len(indent.leading(style.render(shift.apply(col))))
 
     lines = [indent.reindent(x, shift, style) if x.strip() else "" for x in seg.lines]
-    return replace(
-        seg,
-        lines=lines,
-        after_indent=moved(seg.after_indent),
-        before_indent=moved(seg.before_indent),
-    )
+    return replace(seg, lines=lines, after_indent=moved(seg.after_indent))
 
 
 def _place_with(
@@ -592,6 +576,16 @@ def _check_new_lines(name: str, placed: Placement, index: _Index) -> None:
                 )
 
 
+def _aligned(
+    sk: list[str], region: list[str], p: int
+) -> tuple[difflib.SequenceMatcher, dict[int, int]]:
+    """The segment's keys aligned with a region of the file starting at row ``p``: the
+    matcher (for its opcodes) and segment line -> file row for the lines they share."""
+    sm = difflib.SequenceMatcher(None, sk, region, autojunk=False)
+    same = {a + i: p + b + i for a, b, size in sm.get_matching_blocks() for i in range(size)}
+    return sm, same
+
+
 def _run_at(sk: list[str], keys: list[str], p: int) -> int:
     r = 0
     while r < len(sk) and p + r < len(keys) and keys[p + r] == sk[r]:
@@ -683,8 +677,7 @@ def _to_block_end(
             if _indent(bare[r]) <= level:
                 break
             end = r + 1
-    sm = difflib.SequenceMatcher(None, sk, keys[p:end], autojunk=False)
-    same = {a + i: p + b + i for a, b, size in sm.get_matching_blocks() for i in range(size)}
+    sm, same = _aligned(sk, keys[p:end], p)
     for tag, a1, a2, b1, b2 in sm.get_opcodes():
         # Every file line this drops must come back changed ("x = 1" -> "x = 2"): a line
         # replaced by something else entirely may be one the model kept behind the marker.
@@ -716,8 +709,7 @@ def _keeps_outer_lines(
     """``q`` if the region p..q deletes no line at or left of the tail's indentation (a
     weak tail that ends another block would take that block's opening line with it)."""
     level = _indent(bare[q - tail_len])
-    sm = difflib.SequenceMatcher(None, sk, keys[p:q], autojunk=False)
-    kept = {p + b + i for _, b, size in sm.get_matching_blocks() for i in range(size)}
+    kept = set(_aligned(sk, keys[p:q], p)[1].values())
     for row in range(lo, q - tail_len):
         if bare[row].strip() and _indent(bare[row]) <= level and row not in kept:
             return None
@@ -842,11 +834,7 @@ def _checked(
     """The segment over file lines p..q, unless that deletes much more than it shows."""
     region = [keyf(x) for x in bare[p:q]]
     sk = [keyf(x) for x in seg.lines]
-    sm = difflib.SequenceMatcher(None, sk, region, autojunk=False)
-    same: dict[int, int] = {}
-    for a, b, size in sm.get_matching_blocks():
-        for i in range(size):
-            same[a + i] = p + b + i
+    sm, same = _aligned(sk, region, p)
     unshown = len(region) - len(same)
     kept = set(same.values())
     left = min(_indent(x) for x in seg.lines if x.strip())
