@@ -112,17 +112,6 @@ def run_all(cases: list[LazyCase], label: str = "") -> list[Outcome]:
 
 
 # -- groups ---------------------------------------------------------------------------------
-def context(case: LazyCase) -> str:
-    if case.context == "careful":
-        return "careful"
-    return f"terse, {'unique' if case.unique_context else 'repeated'} lines"
-
-
-def markers(case: LazyCase) -> str:
-    lead = "lead" if case.lead_marker else "no lead"
-    return f"{lead}, {'trail' if case.trail_marker else 'no trail'}"
-
-
 def end_markers(case: LazyCase) -> list[str]:
     """For each ``replace_end`` region, what the marker after it says: a comment marker left
     of the changed line says the block ends there; one that is not, or a bare ``...`` (no
@@ -213,7 +202,7 @@ def refusal_table(results: list[Outcome]) -> str:
         return "No case was refused."
     by: dict[str, Counter[str]] = {}
     for r in refused:
-        by.setdefault(r.reason, Counter())[context(r.case)] += 1
+        by.setdefault(r.reason, Counter())[r.case.context_group] += 1
     head = [
         "| reason | " + " | ".join(CONTEXTS) + " | total |",
         "|---|" + "--:|" * (len(CONTEXTS) + 1),
@@ -237,8 +226,8 @@ def group_tables(results: list[Outcome]) -> str:
             kinds,
             list(KINDS),
         ),
-        ("By context", "context", lambda c: [context(c)], list(CONTEXTS)),
-        ("By markers", "markers", lambda c: [markers(c)], list(MARKER_SHAPES)),
+        ("By context", "context", lambda c: [c.context_group], list(CONTEXTS)),
+        ("By markers", "markers", lambda c: [c.markers], list(MARKER_SHAPES)),
         (
             "Cases with a replace_end region, by the marker after that region",
             "marker after the changed last line",
@@ -288,7 +277,7 @@ def record(seed: int, r: Outcome) -> dict[str, Any]:
         "path": c.path,
         "regions": c.regions,
         "kinds": list(c.kinds),
-        "context": context(c),
+        "context": c.context_group,
         "lead_marker": c.lead_marker,
         "trail_marker": c.trail_marker,
         "outcome": r.outcome,

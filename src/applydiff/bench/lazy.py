@@ -17,13 +17,8 @@ from __future__ import annotations
 
 import itertools
 import random
-import statistics
-import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..errors import EditError
-from ..match.lazy import merge
 from . import corpus
 
 MARKERS = (
@@ -54,44 +49,21 @@ class LazyCase:
     unique_context: bool = True
 
     @property
+    def markers(self) -> str:
+        """Which end markers the snippet has: ``lead, no trail``, ..."""
+        lead = "lead" if self.lead_marker else "no lead"
+        return f"{lead}, {'trail' if self.trail_marker else 'no trail'}"
+
+    @property
+    def context_group(self) -> str:
+        """``careful``, or terse with unique or repeated lines (refused rightly then)."""
+        if self.context == "careful":
+            return "careful"
+        return f"terse, {'unique' if self.unique_context else 'repeated'} lines"
+
+    @property
     def shape(self) -> str:
-        ends = (
-            ("lead" if self.lead_marker else "no lead")
-            + ", "
-            + ("trail" if self.trail_marker else "no trail")
-        )
-        return f"{self.regions} region(s), {self.context}, {ends}"
-
-
-@dataclass
-class LazyRun:
-    """Outcomes (correct, refused, misapplied) per case, with the time each merge took."""
-
-    outcomes: list[str] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=list)
-    cases: list[LazyCase] = field(default_factory=list)
-
-    def table(self, by: str) -> dict[str, Counter[str]]:
-        out: dict[str, Counter[str]] = {}
-        for case, outcome in zip(self.cases, self.outcomes, strict=True):
-            key = {
-                "regions": f"{case.regions} region(s)",
-                "kind": "+".join(sorted(set(case.kinds))),
-                "context": case.context
-                if case.context == "careful"
-                else f"terse, {'unique' if case.unique_context else 'repeated'} lines",
-                "markers": ("lead" if case.lead_marker else "no lead")
-                + ", "
-                + ("trail" if case.trail_marker else "no trail"),
-            }[by]
-            out.setdefault(key, Counter())[outcome] += 1
-        return out
-
-    def totals(self) -> Counter[str]:
-        return Counter(self.outcomes)
-
-    def median_ms(self) -> float:
-        return statistics.median(self.seconds) * 1000 if self.seconds else 0.0
+        return f"{self.regions} region(s), {self.context}, {self.markers}"
 
 
 def generate(n: int, seed: int = 0, files: str | None = None) -> list[LazyCase]:
@@ -322,18 +294,3 @@ def _marker(style: str, lines: list[str], near: int) -> str:
     if style == "...":
         return "..."
     return corpus.lead(lines[min(near, len(lines) - 1)]) + style
-
-
-def run(cases: list[LazyCase]) -> LazyRun:
-    result = LazyRun(cases=list(cases))
-    for case in cases:
-        started = time.perf_counter()
-        try:
-            out, _ = merge(case.text, case.snippet)
-        except EditError:
-            outcome = "refused"
-        else:
-            outcome = "correct" if out == case.expected else "misapplied"
-        result.seconds.append(time.perf_counter() - started)
-        result.outcomes.append(outcome)
-    return result
