@@ -322,10 +322,13 @@ _COMPAT_HELP = (
 
 
 def _check_compat(compat: str | None) -> None:
-    from .compat import COMPATS
+    from .compat import check
 
-    if compat is not None and compat not in COMPATS:
-        raise UsageError(f"unknown compat dialect {compat!r}; expected one of {COMPATS}")
+    if compat is not None:
+        try:
+            check(compat)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -734,9 +734,10 @@ class ToolLayer:
                     f"{path!r} is not allowed: the ignore rules hide it", code="path_denied"
                 )
         prefix = f"{key}/" if key else ""
-        pending = [r["path"] for r in self.ws.status()] if self.review else []
-        made = any(p.startswith(prefix) and self._exists(p) for p in pending)
-        if not where.is_dir() and not made:  # (a directory pending outputs make is one)
+        # In review mode, the files under it the session knows, and whether reads show them.
+        rows = self.ws.status() if self.review else []
+        known = {r["path"]: self._exists(r["path"]) for r in rows if r["path"].startswith(prefix)}
+        if not where.is_dir() and not any(known.values()):  # pending outputs can make one
             what = "is not a directory" if where.exists() else "does not exist"
             raise EditError(f"{key or path} {what}", code=IO_ERROR, path=key)
         found: dict[str, bool] = {}  # name -> is a directory
@@ -748,16 +749,11 @@ class ToolLayer:
                 continue
             if policy.allowed(child, real.is_dir()):
                 found[entry.name] = real.is_dir()
-        for known in pending:  # the tree as reads show it: outputs pending review included
-            if not known.startswith(prefix):
-                continue
-            name, _, below = known[len(prefix) :].partition("/")
-            if below:
-                if self._exists(known):
-                    found.setdefault(name, True)
-            elif self._exists(known):
-                found.setdefault(name, False)
-            else:
+        for path, shown in known.items():  # the tree as reads show it, pending outputs in
+            name, _, below = path[len(prefix) :].partition("/")
+            if shown:
+                found.setdefault(name, bool(below))
+            elif not below:
                 found.pop(name, None)
         rows = sorted(found.items())
         text = "\n".join(("[DIR] " if d else "[FILE] ") + n for n, d in rows) or "(empty directory)"

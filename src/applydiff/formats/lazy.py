@@ -89,7 +89,8 @@ def parse_block(
     if any(_OTHER_FORMATS.match(x.strip()) for x in inner):
         return None
     info = _OPEN.match(lines[i]).group(2)  # type: ignore[union-attr]
-    if info.split(":")[0].split()[:1] and info.split(":")[0].split()[0].lower() in _NOT_CODE:
+    language = info.split(":")[0].split()
+    if language and language[0].lower() in _NOT_CODE:
         return None
     path = _path_from_info(info)
     if path is None and inner:
