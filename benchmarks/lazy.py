@@ -44,6 +44,7 @@ import applydiff
 from applydiff.bench.lazy import KINDS, LazyCase, generate
 from applydiff.bench.markdown import diff, engine_state, fence
 from applydiff.match.lazy import merge, split_snippet
+from applydiff.progress import progress_bar
 
 OUTCOMES = ("correct", "refused", "misapplied", "crashed")
 CONTEXTS = ("careful", "terse, unique lines", "terse, repeated lines")
@@ -100,11 +101,11 @@ def run_case(case: LazyCase) -> Outcome:
 
 def run_all(cases: list[LazyCase], label: str = "") -> list[Outcome]:
     out = []
-    for n, case in enumerate(cases, 1):
-        out.append(run_case(case))
-        if n % 100 == 0 or n == len(cases):
-            print(f"\r{label}{n}/{len(cases)} merged", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    with progress_bar(True) as bar:
+        task = bar.add_task(f"{label}merging", total=len(cases))
+        for case in cases:
+            out.append(run_case(case))
+            bar.advance(task)
     for r in out:
         if r.outcome == "crashed":
             print(f"CRASH {r.case.path}\n{r.error}", file=sys.stderr)
