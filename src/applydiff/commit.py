@@ -21,6 +21,7 @@ process never rolls back another's commit in flight.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import threading
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import fsio
 from .policy import STATE_DIR
 
 # Tests set this to crash the process at a named step (fault injection).
@@ -69,8 +71,7 @@ def root_lock(root: Path) -> Iterator[None]:
     with lock:
         if not held:
             jdir = _journal_dir(Path(key))
-            jdir.mkdir(exist_ok=True)
-            fd = os.open(jdir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(jdir / LOCK_NAME, os.O_RDWR | os.O_CREAT | fsio.NOFOLLOW, 0o644)
             try:
                 if fcntl is not None:
                     fcntl.flock(fd, fcntl.LOCK_EX)
@@ -97,11 +98,14 @@ def _fsync_dir(path: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        _fsync_fd(fd)
     finally:
         os.close(fd)
+
+
+def _fsync_fd(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.fsync(fd)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -114,8 +118,76 @@ def _write_atomic(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-def _journal_dir(root: Path) -> Path:
-    return root / STATE_DIR
+def _journal_dir(root: Path, create: bool = True) -> Path:
+    return fsio.state_dir(root, create=create)
+
+
+class _Dirs:
+    """Descriptors of the directories a commit works in, each opened from the root without
+    following a link, held until the commit is done: every temp file, rename and delete
+    happens in the directory that was walked to, even if a path is swapped for a link
+    meanwhile (:class:`fsio.LinkedPath` when one is met on the way). Without ``dir_fd``
+    support (Windows), absolute paths."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.fds: dict[str, int] = {}
+        if fsio.DIR_FD:
+            self.fds[str(root)] = fsio.open_root(root)
+
+    def __enter__(self) -> _Dirs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for fd in self.fds.values():
+            os.close(fd)
+        self.fds.clear()
+
+    def fd(self, path: str, create: bool = False) -> int | None:
+        """The directory ``path`` (absolute, at or below the root); None when it is missing
+        and not ``create``d. Raises :class:`fsio.LinkedPath`."""
+        if path in self.fds:
+            return self.fds[path]
+        parent, name = os.path.split(path)
+        if not name or not _inside(parent, str(self.root)):
+            raise fsio.LinkedPath(path)
+        pfd = self.fd(parent, create)
+        if pfd is None:
+            return None
+        try:
+            fd = fsio.open_dir(pfd, name, path)
+        except FileNotFoundError:
+            if not create:
+                return None
+            os.mkdir(name, dir_fd=pfd)
+            _step("mkdir")
+            fd = fsio.open_dir(pfd, name, path)
+        self.fds[path] = fd
+        return fd
+
+    def at(self, path: str, create: bool = False) -> tuple[int | None, str]:
+        """``(dir_fd, name)`` to pass to ``os`` calls for the file ``path``."""
+        if not fsio.DIR_FD:
+            if create:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+            return None, path
+        parent, name = os.path.split(path)
+        fd = self.fd(parent, create)
+        if fd is None:
+            raise FileNotFoundError(errno.ENOENT, "no such directory", parent)
+        return fd, name
+
+    def exists(self, path: str) -> bool:
+        if not fsio.DIR_FD:
+            return os.path.isdir(path)
+        return self.fd(path) is not None
+
+    def sync(self, path: str) -> None:
+        fd = self.fds.get(path)
+        if fd is None:
+            _fsync_dir(Path(path))
+        else:
+            _fsync_fd(fd)
 
 
 class CommitError(OSError):
@@ -125,6 +197,8 @@ class CommitError(OSError):
     def __init__(self, error: OSError, committed: bool) -> None:
         super().__init__(error.errno, error.strerror, error.filename)
         self.committed = committed
+        # A link met on a target's path or as the state directory: refused, not followed.
+        self.denied = isinstance(error, (fsio.LinkedPath, fsio.UnsafeState))
 
 
 def commit(root: Path, targets: list[Target]) -> None:
@@ -144,81 +218,89 @@ def commit(root: Path, targets: list[Target]) -> None:
 def _commit(root: Path, targets: list[Target]) -> None:
     txid = uuid.uuid4().hex[:12]
     jdir = _journal_dir(root)
-    jdir.mkdir(exist_ok=True)
     journal = jdir / f"journal-{txid}.json"
-    plan = []
-    new_dirs: list[str] = []
-    for t in targets:
-        entry = {"target": str(t.path), "temp": None}
-        if t.data is not None:
-            entry["temp"] = str(t.path.with_name(f".{t.path.name}.applydiff-{txid}.tmp"))
-            missing = []
-            d = t.path.parent
-            while not d.exists():
-                missing.append(d)
-                d = d.parent
-            new_dirs += [str(x) for x in reversed(missing) if str(x) not in new_dirs]
-        plan.append(entry)
-    record = {"state": "prepared", "entries": plan, "dirs": new_dirs}
-    _write_atomic(journal, json.dumps(record).encode())
-    _step("journal-prepared")
-    for d in new_dirs:
-        Path(d).mkdir(exist_ok=True)
-        _step("mkdir")
-    for t, entry in zip(targets, plan, strict=True):
-        if t.data is None:
-            continue
-        temp = Path(entry["temp"])
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if t.mode is None else 0o600)
+    with _Dirs(root) as dirs:
+        plan = []
+        new_dirs: list[str] = []
+        for t in targets:
+            entry = {"target": str(t.path), "temp": None}
+            if t.data is not None:
+                entry["temp"] = str(t.path.with_name(f".{t.path.name}.applydiff-{txid}.tmp"))
+                missing = []
+                d = str(t.path.parent)
+                while not dirs.exists(d):
+                    missing.append(d)
+                    d = os.path.dirname(d)
+                new_dirs += [x for x in reversed(missing) if x not in new_dirs]
+            plan.append(entry)
+        record = {"state": "prepared", "entries": plan, "dirs": new_dirs}
+        _write_atomic(journal, json.dumps(record).encode())
+        _step("journal-prepared")
+        for t, entry in zip(targets, plan, strict=True):
+            if entry["temp"] is None:
+                continue
+            assert t.data is not None
+            fd_dir, name = dirs.at(entry["temp"], create=True)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | fsio.NOFOLLOW
+            fd = os.open(name, flags, 0o666 if t.mode is None else 0o600, dir_fd=fd_dir)
+            try:
+                _step("temp-open")
+                os.write(fd, t.data[: len(t.data) // 2])
+                _step("temp-half")
+                os.write(fd, t.data[len(t.data) // 2 :])
+                if t.mode is not None:
+                    os.fchmod(fd, t.mode)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            _step("temp-synced")
+        record["state"] = "committed"
+        _write_atomic(journal, json.dumps(record).encode())
+        _step("journal-committed")
         try:
-            _step("temp-open")
-            os.write(fd, t.data[: len(t.data) // 2])
-            _step("temp-half")
-            os.write(fd, t.data[len(t.data) // 2 :])
-            if t.mode is not None:
-                os.fchmod(fd, t.mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        _step("temp-synced")
-    record["state"] = "committed"
-    _write_atomic(journal, json.dumps(record).encode())
-    _step("journal-committed")
-    try:
-        _finish(record)
-        journal.unlink()
-        _fsync_dir(jdir)
-    except OSError as e:
-        raise CommitError(e, committed=True) from e
+            _finish(record, dirs)
+            journal.unlink()
+            _fsync_dir(jdir)
+        except OSError as e:
+            raise CommitError(e, committed=True) from e
     _step("journal-removed")
 
 
-def _finish(record: dict) -> None:
-    """Roll a committed journal forward (idempotent: a step already done is skipped)."""
-    dirs = set()
+def _finish(record: dict, dirs: _Dirs) -> None:
+    """Roll a committed journal forward (idempotent: a step already done is skipped). An
+    entry whose directory is now behind a link is left alone: the link is not followed."""
+    done = []
     for entry in record["entries"]:
-        target = Path(entry["target"])
+        target = entry["target"]
+        try:
+            fd, name = dirs.at(target)
+        except (FileNotFoundError, fsio.LinkedPath):
+            continue
         temp = entry["temp"]
         if temp is None:
             with contextlib.suppress(FileNotFoundError):
-                target.unlink()
+                os.unlink(name, dir_fd=fd)
                 _step("delete")
-        elif os.path.exists(temp):
-            os.replace(temp, target)
-            _step("rename")
-        dirs.add(target.parent)
-    for d in dirs:
-        _fsync_dir(d)
+        else:
+            temp_name = os.path.basename(temp) if fd is not None else temp
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(temp_name, name, src_dir_fd=fd, dst_dir_fd=fd)
+                _step("rename")
+        done.append(os.path.dirname(target))
+    for d in set(done):
+        dirs.sync(d)
 
 
-def _rollback(record: dict) -> None:
+def _rollback(record: dict, dirs: _Dirs) -> None:
     for entry in record["entries"]:
         if entry["temp"]:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(entry["temp"])
+            with contextlib.suppress(FileNotFoundError, fsio.LinkedPath):
+                fd, name = dirs.at(entry["temp"])
+                os.unlink(name, dir_fd=fd)
     for d in reversed(record.get("dirs", [])):
         with contextlib.suppress(OSError):
-            os.rmdir(d)  # only if still empty
+            fd, name = dirs.at(d)
+            os.rmdir(name, dir_fd=fd)  # only if still empty
 
 
 def _inside(path: str, root: str) -> bool:
@@ -256,8 +338,13 @@ def _trusted(record: object, root: Path, txid: str) -> dict | None:
 
 
 def recover(root: Path) -> int:
-    """Finish or undo interrupted commits under ``root``; returns how many were found."""
-    jdir = _journal_dir(root)
+    """Finish or undo interrupted commits under ``root``; returns how many were found. A
+    state directory that is a link is not looked into (:func:`fsio.state_dir`): no journal
+    there is trusted, and writing under it is refused."""
+    try:
+        jdir = _journal_dir(root, create=False)
+    except (fsio.UnsafeState, NotADirectoryError):
+        return 0
     if not jdir.is_dir():
         return 0
     with root_lock(root):
@@ -266,18 +353,19 @@ def recover(root: Path) -> int:
 
 def _recover(root: Path, jdir: Path) -> int:
     found = 0
-    for journal in sorted(jdir.glob("journal-*.json")):
-        found += 1
-        txid = journal.name[len("journal-") : -len(".json")]
-        try:
-            record = _trusted(json.loads(journal.read_bytes()), root, txid)
-        except (OSError, ValueError):
-            record = None  # unreadable: nothing is acted on
-        if record is not None and record["state"] == "committed":
-            _finish(record)
-        elif record is not None:
-            _rollback(record)
-        journal.unlink()
+    with _Dirs(root) as dirs:
+        for journal in sorted(jdir.glob("journal-*.json")):
+            found += 1
+            txid = journal.name[len("journal-") : -len(".json")]
+            try:
+                record = _trusted(json.loads(journal.read_bytes()), root, txid)
+            except (OSError, ValueError, RecursionError):
+                record = None  # unreadable: nothing is acted on
+            if record is not None and record["state"] == "committed":
+                _finish(record, dirs)
+            elif record is not None:
+                _rollback(record, dirs)
+            journal.unlink()
     for tmp in jdir.glob("journal-*.json.tmp"):
         tmp.unlink()
     _fsync_dir(jdir)

@@ -13,14 +13,30 @@ Imported only by ``serve``: ``applydiff --help`` and the library never load the 
 from __future__ import annotations
 
 import inspect
+import io
+import json
 import logging
 import os
+import sys
 import threading
+from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    CallToolResult,
+    ErrorData,
+    JSONRPCError,
+    TextContent,
+    jsonrpc_message_adapter,
+)
 
 from . import __version__
 from .prompts import tool_rules
@@ -103,6 +119,82 @@ def serve(
     tools = f"compat {compat}" if compat else f"mode {layer.mode}"
     log.info("serving %s (%s%s)", layer.ws.root, tools, ", review" if review else "")
     try:
-        server.run("stdio")
+        anyio.run(_run_stdio, server)
     finally:
         layer.close()
+
+
+async def _run_stdio(server: MCPServer) -> None:
+    """``server.run("stdio")``, except that a line the SDK cannot decode as a JSON-RPC
+    message is answered here: the SDK 2.3 drops it unanswered (upstream:
+    modelcontextprotocol/python-sdk#2751), so a client waiting for that id would hang."""
+    replies_in, replies_out = anyio.create_memory_object_stream[SessionMessage](16)
+    stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    screened = _Screened(stdin, replies_in)
+    async with stdio_server(stdin=screened) as (read_stream, write_stream):  # type: ignore[arg-type]
+
+        async def forward() -> None:
+            async with replies_out:
+                async for reply in replies_out:
+                    await write_stream.send(reply)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(forward)
+            lowlevel = server._lowlevel_server
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+class _Screened:
+    """The lines of stdin the SDK can decode; for each other line, the JSON-RPC error it
+    deserves goes to ``replies`` (a request's id kept when the line has one)."""
+
+    def __init__(self, lines: Any, replies: Any) -> None:
+        self.lines = lines
+        self.replies = replies
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        async with self.replies:
+            async for line in self.lines:
+                verdict = screen(line)
+                if isinstance(verdict, str):
+                    yield verdict
+                elif verdict is not None:
+                    await self.replies.send(SessionMessage(verdict))
+
+
+def screen(line: str) -> str | JSONRPCError | None:
+    """``line`` itself when the SDK can decode it (or it is blank, which the SDK skips); else
+    the JSON-RPC error that answers it, or None for a broken notification (no one waits for
+    an answer to it, and JSON-RPC sends none)."""
+    if not line.strip():
+        return line
+    try:
+        jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return line
+    except ValueError:
+        pass
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return _rpc_error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+    if not isinstance(message, dict):
+        return _rpc_error(None, INVALID_REQUEST, "Invalid Request: a message is a JSON object")
+    if "id" not in message:
+        return None
+    rid = message["id"]
+    if isinstance(rid, bool) or not isinstance(rid, (int, str)):
+        rid = None  # an id that cannot be echoed: JSON-RPC answers with null
+    params = message.get("params")
+    if "method" in message and params is not None and not isinstance(params, dict):
+        kind = type(params).__name__.replace("list", "array").replace("dict", "object")
+        return _rpc_error(
+            rid,
+            INVALID_PARAMS,
+            f"Invalid params: MCP passes params as an object of named fields, not {kind}",
+        )
+    return _rpc_error(rid, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+def _rpc_error(rid: int | str | None, code: int, message: str) -> JSONRPCError:
+    return JSONRPCError(jsonrpc="2.0", id=rid, error=ErrorData(code=code, message=message))

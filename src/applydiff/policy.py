@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 import pathspec
 
-from .errors import PATH_DENIED, EditError
+from .errors import IO_ERROR, PATH_DENIED, EditError
 
 STATE_DIR = ".applydiff"
 ALWAYS = (".git/", f"{STATE_DIR}/")
@@ -26,6 +27,34 @@ def denied(path: str, why: str) -> EditError:
     return EditError(f"{path!r} is not allowed: {why}", code=PATH_DENIED, path=path)
 
 
+MAX_IGNORE_BYTES = 1 << 20
+
+
+def _ignore_rules(path: Path) -> bytes:
+    """The ignore file's bytes (none when it is missing or a directory). It may be a link
+    (it is only read), but it must end at a regular file: a FIFO would block the open."""
+    try:
+        st = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return b""
+    except OSError as e:
+        raise EditError(f"cannot read {path.name}: {e.strerror}", code=IO_ERROR) from None
+    if stat.S_ISDIR(st.st_mode):
+        return b""
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_IGNORE_BYTES:
+        raise EditError(
+            f"{path.name} is not a regular file of at most {MAX_IGNORE_BYTES} bytes; "
+            "applydiff reads its ignore rules from one",
+            code=IO_ERROR,
+        )
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise EditError(f"cannot read {path.name}: {e.strerror}", code=IO_ERROR) from None
+    with os.fdopen(fd, "rb") as f:
+        return f.read(MAX_IGNORE_BYTES)
+
+
 class Policy:
     """Resolves model paths against ``root`` and refuses the ones it must not touch."""
 
@@ -34,11 +63,7 @@ class Policy:
         lines: list[str] = []
         self.ignore_file = ignore_file
         if ignore_file:
-            try:
-                data = (self.root / ignore_file).read_bytes()
-            except (FileNotFoundError, IsADirectoryError):
-                data = b""
-            lines = data.decode("utf-8", "replace").splitlines()
+            lines = _ignore_rules(self.root / ignore_file).decode("utf-8", "replace").splitlines()
         self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
 
     def resolve(self, path: str) -> tuple[str, Path]:

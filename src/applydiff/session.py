@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import fsio
 from .policy import STATE_DIR
 
 SCHEMA_VERSION = 3
@@ -138,16 +139,16 @@ class Session:
     busy_timeout_ms = 10_000
 
     def __init__(self, root: str | Path, conversation: str | None = None) -> None:
-        state = Path(root) / STATE_DIR
-        self.path = state / "session.db"
+        self.path = Path(root) / STATE_DIR / "session.db"
         self._lock = threading.RLock()
         self._depth = 0
-        if state.exists() and not state.is_dir():
-            raise SessionError(
-                f"{state} is a file, where applydiff keeps its state directory; move it away"
-            )
         try:
-            state.mkdir(exist_ok=True)
+            fsio.state_dir(Path(root))
+        except (fsio.UnsafeState, NotADirectoryError) as e:
+            raise SessionError(f"{e.filename}: {e.strerror}") from None
+        except OSError as e:
+            raise SessionError(f"cannot open the session store {self.path}: {e}") from None
+        try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None

@@ -489,6 +489,8 @@ class ToolLayer:
                 arguments = json.loads(arguments) if arguments.strip() else {}
             except json.JSONDecodeError as e:
                 return _error(f"{name}: the arguments are not valid JSON ({e.msg})")
+            except RecursionError:
+                return _error(f"{name}: {_TOO_DEEP}")
         if not isinstance(arguments, dict):
             return _error(f"{name}: the arguments must be an object")
         try:
@@ -509,6 +511,12 @@ class ToolLayer:
                 f"{name}: the session store failed ({e}); nothing was written",
                 EditError(str(e), code=IO_ERROR),
             )
+        except RecursionError:  # arguments nested past what json and the parsers walk
+            return _error(f"{name}: {_TOO_DEEP}")
+        except OSError as e:  # the file system refused (a name too long, no permission, ...)
+            where = f" ({os.path.basename(e.filename)})" if isinstance(e.filename, str) else ""
+            message = f"{name}: {e.strerror or e}{where}"
+            return _error(message, EditError(message, code=IO_ERROR))
 
     def handle_tool_calls(self, calls: list[tuple[str, dict[str, Any] | str]]) -> list[ToolResult]:
         """Several calls of one model message: the edit calls among them apply together, all
@@ -535,8 +543,13 @@ class ToolLayer:
                         arguments = json.loads(arguments) if arguments.strip() else {}
                     except json.JSONDecodeError as e:
                         arguments = f"(not valid JSON: {e.msg})"
+                    except RecursionError:
+                        arguments = f"({_TOO_DEEP})"
                 parsed.append({"name": name, "arguments": arguments})
-            first = self._apply(json.dumps(parsed), "tool_calls")
+            try:
+                first = self._apply(json.dumps(parsed), "tool_calls")
+            except RecursionError:
+                first = _error(f"{batch[0][1]}: {_TOO_DEEP}")
             results[batch[0][0]] = first
             together = (
                 f"(applied together with the other edit calls of this message, all or none: "
@@ -879,6 +892,9 @@ def _kept(review: bool) -> str:
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+_TOO_DEEP = "the arguments nest too deeply to be an edit; send flat JSON objects"
 
 
 def _error(message: str, error: EditError | None = None) -> ToolResult:

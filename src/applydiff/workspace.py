@@ -14,6 +14,7 @@ and the session only keeps the review outputs and the undo history.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import hashlib
 import os
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import commit as commit_mod
+from . import fsio
 from .engine import Changeset, EditReport, OpError, apply_ops
 from .errors import (
     AMBIGUOUS,
@@ -34,6 +36,7 @@ from .errors import (
     FORMAT_INVALID,
     IO_ERROR,
     NOT_READ,
+    PATH_DENIED,
     TOO_LARGE,
     EditError,
 )
@@ -102,6 +105,7 @@ class Result:
     _reads: dict[str, _Read] | None = field(default=None, repr=False)
     _patches: dict[str, tuple[str | None, int]] | None = field(default=None, repr=False)
     _partners: dict[str, str] = field(default_factory=dict, repr=False)  # the paths of moves
+    _moved_from: dict[str, str] = field(default_factory=dict, repr=False)  # destination: source
     ops: list[Op] | None = field(default=None, repr=False)  # the parsed edits, for feedback
 
     def to_dict(self) -> dict[str, Any]:
@@ -237,33 +241,29 @@ class Workspace:
     def _disk(self, key: str) -> _Read:
         real = self.policy.resolve(key)[1]
         try:
-            st = real.stat()
-        except FileNotFoundError:
-            return _Read(real, None, None, UTF8, None)
-        except OSError as e:
-            raise EditError(f"cannot read {key}: {e.strerror}", code=IO_ERROR, path=key) from None
-        if stat.S_ISDIR(st.st_mode):
-            raise EditError(f"{key} is a directory, not a file", code=IO_ERROR, path=key)
-        if st.st_size > self.max_file_bytes:
+            found = fsio.read_regular(self.root, real, self.max_file_bytes)
+        except fsio.TooLarge as e:
             raise EditError(
-                f"{key} is {st.st_size} bytes, over the limit of {self.max_file_bytes}; "
+                f"{key} is {e.size} bytes, over the limit of {self.max_file_bytes}; "
                 "edit a smaller file or raise max_file_bytes",
                 code=TOO_LARGE,
                 path=key,
-            )
-        try:
-            data = real.read_bytes()
+            ) from None
+        except IsADirectoryError:
+            raise EditError(f"{key} is a directory, not a file", code=IO_ERROR, path=key) from None
         except OSError as e:
-            raise EditError(f"cannot read {key}: {e.strerror}", code=IO_ERROR, path=key) from None
+            raise _os_error(key, e) from None
+        if found is None:
+            return _Read(real, None, None, UTF8, None)
         try:
-            text, enc = decode(data)
+            text, enc = decode(found.data)
         except Binary as e:
             raise EditError(
                 f"{key} is a binary file ({e}); applydiff edits text files only",
                 code=BINARY_FILE,
                 path=key,
             ) from None
-        return _Read(real, data, text, enc, st.st_mode, "disk", text, text)
+        return _Read(real, found.data, text, enc, found.st.st_mode, "disk", text, text)
 
     def _base(self, key: str, review: bool | None = None) -> _Read:
         """The disk's file and the base the engine edits: an output pending review, else the
@@ -399,6 +399,7 @@ class Workspace:
             _reads=files.reads,
             _patches={c.path: (c.before, patches.get(c.path, 1)) for c in cs.changes},
             _partners={**moved_from, **{src: dst for dst, src in moved_from.items()}},
+            _moved_from=moved_from,
         )
 
     @staticmethod
@@ -473,6 +474,10 @@ class Workspace:
             self._recheck(result)
             if not result.ok:
                 return result
+            result._plan = [
+                (path, self._with_mode(result, path, target), final)
+                for path, target, final in result._plan
+            ]
             history = [
                 _history(path, result._reads[path], target, result._partners.get(path))
                 for path, target, _ in result._plan
@@ -490,6 +495,15 @@ class Workspace:
         result._plan = None
         return result
 
+    @staticmethod
+    def _with_mode(result: Result, path: str, target: commit_mod.Target) -> commit_mod.Target:
+        """``target`` with the permissions its file (a move's source, for a move) has now."""
+        assert result._reads is not None
+        if target.mode is None:
+            return target
+        like = result._reads[result._moved_from.get(path, path)]
+        return dataclasses.replace(target, mode=like.mode)
+
     @contextlib.contextmanager
     def _locked(self, result: Result) -> Iterator[bool]:
         """The root's lock; when it cannot be taken, ``result`` gets the error and the body
@@ -501,10 +515,11 @@ class Workspace:
             result.ok = False
             result.errors.append(
                 _plain_error(
-                    IO_ERROR,
+                    PATH_DENIED if isinstance(e, fsio.UnsafeState) else IO_ERROR,
                     None,
-                    e.filename,
-                    f"cannot lock the root ({e.strerror}); nothing was written",
+                    self._shown(e.filename),
+                    f"cannot lock the root ({self._shown(e.filename)}: {e.strerror}); "
+                    "nothing was written",
                 )
             )
             yield False
@@ -515,11 +530,24 @@ class Workspace:
             lock.__exit__(None, None, None)
 
     def _recheck(self, result: Result) -> None:
-        """Under the lock: every file still holds what was read, and nothing went pending
-        review for a file the result writes to disk."""
+        """Under the lock: every path still leads where it led when it was read (no directory
+        on it swapped for a link), every file still holds what was read, and nothing went
+        pending review for a file the result writes to disk. A file whose permissions alone
+        changed is written with its permissions of now."""
         assert result._reads is not None and result._plan is not None
         for key, read in result._reads.items():
-            if self._digest(read.real) != read.digest:
+            moved = self._moved(key, read)
+            if moved is not None:
+                result.ok = False
+                result.errors.append(moved)
+                continue
+            try:
+                found = fsio.read_regular(self.root, read.real, self.max_file_bytes)
+            except OSError as e:
+                result.ok = False
+                result.errors.append(_error_dict(None, _os_error(key, e)))
+                continue
+            if (None if found is None else hashlib.sha256(found.data).hexdigest()) != read.digest:
                 result.ok = False
                 result.errors.append(
                     _plain_error(
@@ -533,11 +561,36 @@ class Workspace:
                 if read.kind == "snapshot":
                     with contextlib.suppress(EditError):
                         self._refresh(key, self._disk(key).text)
+            elif found is not None:
+                read.mode = found.st.st_mode  # a chmod since the read is kept, not undone
         if self.session is not None:
             for path, _, _ in result._plan:
                 if self.session.pending(path) is not None:
                     result.ok = False
                     result.errors.append(_error_dict(None, PendingReview(path)))
+
+    def _moved(self, key: str, read: _Read) -> dict[str, Any] | None:
+        """The error when ``key`` no longer leads to the file it led to when it was read."""
+        try:
+            real = self.policy.resolve(key)[1]
+        except EditError as e:
+            return _plain_error(
+                e.code,
+                None,
+                key,
+                f"{e.message}; a directory on its path changed since it was read. Nothing "
+                "was written",
+            )
+        if real == read.real:
+            return None
+        return _plain_error(
+            CONFLICT,
+            None,
+            key,
+            f"{key} now leads to {real.relative_to(self.root).as_posix()}: a directory on "
+            "its path changed since it was read. Nothing was written; read the file again "
+            "and redo the edit",
+        )
 
     def _after_commit(self, result: Result) -> None:
         assert self._model is not None and result._plan is not None
@@ -622,26 +675,37 @@ class Workspace:
                 if e.committed
                 else "every file is as it was"
             )
-            return _plain_error(
-                IO_ERROR, None, e.filename, f"writing failed ({e.strerror}); {state}"
-            )
+            where = self._shown(e.filename)
+            if e.denied:
+                return _plain_error(
+                    PATH_DENIED,
+                    None,
+                    where,
+                    f"{where!r} is not allowed: {e.strerror}, changed since the path was "
+                    f"checked; it is not followed, and {state}",
+                )
+            return _plain_error(IO_ERROR, None, where, f"writing failed ({e.strerror}); {state}")
         except OSError as e:  # the lock itself (.applydiff not writable)
+            where = self._shown(e.filename)
             return _plain_error(
-                IO_ERROR, None, e.filename, f"writing failed ({e.strerror}); nothing was written"
+                PATH_DENIED if isinstance(e, fsio.UnsafeState) else IO_ERROR,
+                None,
+                where,
+                f"writing failed ({where}: {e.strerror}); nothing was written",
             )
         if self.session is not None and history:
             add = self.session.add_commit
             self._best_effort(warnings, "the change for undo", add, kind, history, self._origin)
         return None
 
-    @staticmethod
-    def _digest(real: Path) -> str | None:
-        try:
-            return hashlib.sha256(real.read_bytes()).hexdigest()
-        except FileNotFoundError:
+    def _shown(self, filename: object) -> str | None:
+        """An OS error's file name as the project path it is, when it is one."""
+        if not isinstance(filename, str):
             return None
-        except IsADirectoryError:
-            return "directory"
+        try:
+            return Path(filename).relative_to(self.root).as_posix()
+        except ValueError:
+            return filename
 
     # -- review ----------------------------------------------------------------------------
     def status(self) -> list[dict[str, Any]]:
@@ -685,6 +749,26 @@ class Workspace:
                     _plain_error(IO_ERROR, None, None, f"the session store failed ({e})")
                 )
                 return failed
+
+
+def _os_error(key: str, e: OSError) -> EditError:
+    """A read that failed: a link met on the path or a special file is ``path_denied``
+    (neither is followed or opened), anything else ``io_error``."""
+    if isinstance(e, fsio.LinkedPath):
+        return EditError(
+            f"{key!r} is not allowed: a directory on its path, or the file itself, is now a "
+            "link, changed since the path was checked; it is not followed",
+            code=PATH_DENIED,
+            path=key,
+        )
+    if isinstance(e, fsio.NotRegular):
+        return EditError(
+            f"{key!r} is not allowed: {e.strerror}; applydiff reads and writes regular files "
+            "only",
+            code=PATH_DENIED,
+            path=key,
+        )
+    return EditError(f"cannot read {key}: {e.strerror}", code=IO_ERROR, path=key)
 
 
 def _history(
