@@ -43,7 +43,7 @@ from .errors import (
 from .formats import parse
 from .ir import Op
 from .merge3 import merge3
-from .policy import Policy
+from .policy import Policy, denied
 from .session import FileChange, Session
 from .text import UTF8, Binary, Encoding, decode, dominant_eol, encode, file_id
 
@@ -755,19 +755,13 @@ def _os_error(key: str, e: OSError) -> EditError:
     """A read that failed: a link met on the path or a special file is ``path_denied``
     (neither is followed or opened), anything else ``io_error``."""
     if isinstance(e, fsio.LinkedPath):
-        return EditError(
-            f"{key!r} is not allowed: a directory on its path, or the file itself, is now a "
-            "link, changed since the path was checked; it is not followed",
-            code=PATH_DENIED,
-            path=key,
+        return denied(
+            key,
+            "a directory on its path, or the file itself, is now a link, changed since the "
+            "path was checked; it is not followed",
         )
     if isinstance(e, fsio.NotRegular):
-        return EditError(
-            f"{key!r} is not allowed: {e.strerror}; applydiff reads and writes regular files "
-            "only",
-            code=PATH_DENIED,
-            path=key,
-        )
+        return denied(key, f"{e.strerror}; applydiff reads and writes regular files only")
     return EditError(f"cannot read {key}: {e.strerror}", code=IO_ERROR, path=key)
 
 
