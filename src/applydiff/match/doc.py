@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 
 from ..text import CRLF, LF
+from .index import LineIndex
 
 
 class Doc:
@@ -20,6 +21,7 @@ class Doc:
 
     __slots__ = (
         "_crlf",
+        "_index",
         "_line_count",
         "_mark_lines",
         "_mark_pos",
@@ -39,6 +41,7 @@ class Doc:
         self.n = len(self.t)
         self._crlf: list[int] | None = None
         self._line_count: int | None = None
+        self._index: LineIndex | None = None
         # Checkpoints: sorted line-start positions and their 0-based line numbers.
         self._mark_pos = [0]
         self._mark_lines = [0]
@@ -82,6 +85,19 @@ class Doc:
 
     # -- lines --------------------------------------------------------------------------
     @property
+    def index(self) -> LineIndex:
+        """Every line and its start (built on first use: it costs a pass over the text, which
+        a search that the anchor probes narrow down never pays)."""
+        if self._index is None:
+            self._index = LineIndex(self.t)
+        return self._index
+
+    @property
+    def built_index(self) -> LineIndex | None:
+        """The index if a search has built it already (then line arithmetic is cheap)."""
+        return self._index
+
+    @property
     def line_count(self) -> int:
         if self._line_count is None:
             t = self.t
@@ -94,6 +110,8 @@ class Doc:
 
     def line_no(self, pos: int) -> int:
         """0-based number of the line holding ``pos``."""
+        if self._index is not None:
+            return self._index.line_of(pos)
         start = self.line_start(pos)
         i = bisect.bisect_right(self._mark_pos, start) - 1
         mark = self._mark_pos[i]
@@ -112,6 +130,8 @@ class Doc:
         """Start position of 0-based line ``line``, or None past the end."""
         if line < 0:
             return None
+        if self._index is not None:
+            return self._index.start_of(line)
         i = bisect.bisect_right(self._mark_lines, line) - 1
         pos, at = self._mark_pos[i], self._mark_lines[i]
         find = self.t.find
