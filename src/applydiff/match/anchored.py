@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from itertools import islice
 
 from ..errors import Ambiguous, NoMatch
 from ..text import to_lf
@@ -17,7 +18,7 @@ from . import fuzzy
 from .doc import Doc
 from .normalize import content, rstrip
 from .rewrite import splice
-from .search import Fit, Hit, Search
+from .search import LISTED, Fit, Hit, Search
 
 COMPARISONS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("exact", lambda x: x),
@@ -74,24 +75,21 @@ def replace_anchored(
 
 def _find_start(s: Search, start: list[str]) -> tuple[str, int]:
     for tier, norm in COMPARISONS:
-        keys = [norm(x) for x in start]
-        found = []
-        for pos in s.candidate_starts(start):
-            w = s.window(pos, len(start))
-            if w is not None and all(norm(f) == k for f, k in zip(w[0], keys, strict=True)):
-                found.append(pos)
+        found = s.matches(start, norm)
         if len(found) == 1:
             return tier, found[0]
         if found:
-            lines = [s.doc.line_no(p) for p in found]
             if s.hint is not None:
-                ranked = sorted(zip(lines, found, strict=True), key=lambda lp: abs(lp[0] - s.hint))
-                if 2 * abs(ranked[0][0] - s.hint) < abs(ranked[1][0] - s.hint):
-                    return tier, ranked[0][1]
+                near = list(islice(s.nearest_first(found), 2))
+                d1, d2 = (abs(s.doc.line_no(p) - s.hint) for p in near)
+                if 2 * d1 < d2:
+                    return tier, near[0]
+            lines = [s.doc.line_no(p) + 1 for p in found[: LISTED + 1]]
+            shown = ", ".join(map(str, lines[:LISTED])) + (" ..." if len(found) > LISTED else "")
             raise Ambiguous(
-                f"the start lines match {len(found)} places (at lines "
-                f"{', '.join(str(x + 1) for x in lines)}); quote more lines so they are unique",
-                lines=[x + 1 for x in lines],
+                f"the start lines match {len(found)} places (at lines {shown}); quote more "
+                "lines so they are unique",
+                lines=lines,
                 tier=tier,
             )
     raise NoMatch(
@@ -104,14 +102,11 @@ def _find_end(s: Search, end: list[str], start_pos: int, start_end: int) -> int:
     """End position of the first ``end`` match at or after the start whose end is not before
     the start's end."""
     for _tier, norm in COMPARISONS:
-        keys = [norm(x) for x in end]
-        cands = s.candidate_starts(end)
+        cands = s.matches(end, norm)
         for pos in cands[bisect.bisect_left(cands, start_pos) :]:
-            w = s.window(pos, len(end))
-            if w is None or w[1] < start_end:
-                continue
-            if all(norm(f) == k for f, k in zip(w[0], keys, strict=True)):
-                return w[1]
+            stop = s.advance(pos, len(end))
+            if stop >= start_end:
+                return stop
     raise NoMatch(
         "the end lines were not found after the start lines; quote them exactly, or leave "
         "end out to replace only the start lines",

@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from difflib import SequenceMatcher
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Levenshtein, Postfix, Prefix
 
 from ..errors import Region
 from . import anchors
+from .budget import OverBudget
 from .normalize import CharUndo, loose
-from .search import Fit, Hit, Search
+from .search import LISTED, Fit, Hit, Search
 
 NEAR = 40
 MARGIN = 0.02
@@ -69,9 +70,19 @@ class _Scorer:
                     a += 1
                 while b > a and not keys[b - 1]:
                     b -= 1
-                got = Levenshtein.normalized_similarity(self.key, "\n".join(keys[a:b]))
+                text = "\n".join(keys[a:b])
+                self.s.budget.cells(_cells(self.key, text))
+                got = Levenshtein.normalized_similarity(self.key, text)
             self.cache[k] = got
         return got
+
+
+def _cells(a: str, b: str) -> int:
+    """The edit-distance cells comparing ``a`` and ``b`` costs: the product of their lengths
+    without the prefix and suffix they share (which rapidfuzz strips first), plus a pass."""
+    same = Prefix.similarity(a, b)
+    same += min(Postfix.similarity(a, b), min(len(a), len(b)) - same)
+    return (len(a) - same) * (len(b) - same) + len(a) + len(b)
 
 
 def _candidates(s: Search) -> list[int]:
@@ -261,28 +272,53 @@ def _apart(a: tuple[float, int, int, int], b: tuple[float, int, int, int]) -> bo
 
 def fuzzy(s: Search) -> list[Hit]:
     """The best window if it clears the threshold and the margin; the near-best windows (for
-    the ladder to break the tie with the hint, or report as ambiguous) otherwise."""
+    the ladder to break the tie with the hint, or report as ambiguous) otherwise. Out of
+    budget: nothing, and ``s.stopped`` says why."""
+    try:
+        return _fuzzy(s)
+    except OverBudget:
+        s.stopped["fuzzy"] = "budget"
+        return []
+
+
+def _fuzzy(s: Search) -> list[Hit]:
+    if len(_Scorer.key_of(s)) < MIN_CHARS:
+        return []
     scored = _scored(s)
-    if not scored or scored[0][0] < s.threshold or len(_Scorer.key_of(s)) < MIN_CHARS:
+    if not scored or scored[0][0] < s.threshold:
         return []
     best = scored[0]
+    first = _hit(s, best)
+    if first is None:  # the best place is not plausible: nothing is
+        return []
+    hits = [first]
     rivals = [best]
     for r in scored[1:]:
         if best[0] - r[0] >= MARGIN:
             break
         if all(_apart(r, x) for x in rivals):
             rivals.append(r)
-    hits = [_hit(s, r) for r in rivals]
-    if hits[0] is None:  # the best place is not plausible: nothing is
-        return []
-    return [h for h in hits if h is not None]
+            hit = _hit(s, r)
+            if hit is not None:
+                hits.append(hit)
+                # Without a hint, one more than an ambiguity lists proves it; with one, the
+                # nearest rivals may come last.
+                if s.hint is None and len(hits) > LISTED:
+                    s.stopped["fuzzy"] = "enough"
+                    break
+    return hits
 
 
 def closest(s: Search, k: int = 3) -> list[Region]:
-    """The ``k`` best non-overlapping windows, for a ``no_match`` report."""
-    scored = _scored(s)
-    if not scored and s.doc.n < SECOND_LOOK_LIMIT and s.lines:
-        scored = _second_look(s)
+    """The ``k`` best non-overlapping windows, for a ``no_match`` report (none when the work
+        budget runs out first: ``s.stopped`` says so)."""
+    try:
+        scored = _scored(s)
+        if not scored and s.doc.n < SECOND_LOOK_LIMIT and s.lines:
+            scored = _second_look(s)
+    except OverBudget:
+        s.stopped["closest"] = "budget"
+        return []
     picked: list[tuple[float, int, int, int]] = []
     for r in scored:
         if r[0] <= 0:
@@ -308,6 +344,7 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
     ours = w[0]
     bkeys = s.keys(loose)
     okeys = [loose(x) for x in ours]
+    s.budget.lines(_align_cost(bkeys, okeys))
     base_map, pairs = align(bkeys, okeys)
     if not plausible(bkeys, okeys, pairs):
         return None
@@ -339,6 +376,13 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
         lead_blank=s.lead_blank,
         trail_blank=s.trail_blank,
     )
+
+
+def _align_cost(bkeys: list[str], okeys: list[str]) -> int:
+    """About the steps ``align`` takes: each base line is looked up among the window lines
+    equal to it, so a window of one repeated line costs its length squared."""
+    counts = Counter(okeys)
+    return len(bkeys) + len(okeys) + sum(counts[k] for k in bkeys)
 
 
 def plausible(bkeys: list[str], okeys: list[str], pairs: list[tuple[int, int]]) -> bool:

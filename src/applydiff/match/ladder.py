@@ -2,16 +2,19 @@
 
 More than one hit in that tier is ``ambiguous`` unless ``replace_all`` (exact tier only) or the
 line hint picks one. No hit in any tier is ``no_match``, reported with the closest regions.
+
+A tier stops at ``LISTED + 1`` hits (the ambiguity then says "at least"), and a tier that runs
+out of its work budget (``budget.py``) before it can tell one place from several refuses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import Ambiguous, NoMatch, Region
+from ..errors import Ambiguous, EditError, NoMatch, Region
 from . import fuzzy, tiers
 from .doc import Doc
-from .search import Hit, Search, line_of
+from .search import LISTED, Hit, Search, line_of
 
 Tier = Callable[[Search], list[Hit]]
 
@@ -34,6 +37,9 @@ def find(s: Search) -> list[Hit]:
         if s.replace_all and name != "exact":
             break
         hits = tier(s)
+        stopped = s.stopped.get(name)
+        if stopped == "budget" and len(hits) < 2:
+            raise _too_much(s, name, hits)
         if name == "fuzzy" and len(hits) == 1:
             _refuse_if_already_applied(s, hits[0])
         if not hits:
@@ -45,28 +51,50 @@ def find(s: Search) -> list[Hit]:
             s.picked_by_hint = True
             return _with_blank_edges(s.doc, [picked])
         lines = [s.doc.shown(h.line) for h in _numbered(s.doc, hits)]
-        shown = ", ".join(map(str, lines[:20])) + (" ..." if len(lines) > 20 else "")
+        shown = ", ".join(map(str, lines[:LISTED])) + (" ..." if len(lines) > LISTED else "")
+        count = f"at least {len(hits)}" if stopped else str(len(hits))
         raise Ambiguous(
-            f"the search text matches {len(hits)} places (tier {name}) at lines {shown}; "
+            f"the search text matches {count} places (tier {name}) at lines {shown}; "
             "add surrounding lines that make it unique, give a line hint, or set replace_all "
             "to change every occurrence",
             lines=lines,
             tier=name,
         )
     region = fuzzy.closest(s)
-    where = (
-        "; closest: "
-        + ", ".join(
+    if region:
+        where = "; closest: " + ", ".join(
             f"lines {r.start_line}-{r.end_line} ({r.similarity:.0%} similar)" for r in region
         )
-        if region
-        else "; nothing in the file resembles it"
-    )
+    elif s.stopped.get("closest") == "budget":
+        where = "; the file is too large or repetitive to look for the closest lines"
+    else:
+        where = "; nothing in the file resembles it"
     how = "exact tier only, because replace_all is set" if s.replace_all else "any tier"
     raise NoMatch(
         f"the search text was not found ({how}){where}; re-read the file and copy the lines "
         "to change exactly",
         closest=region,
+    )
+
+
+def _too_much(s: Search, name: str, hits: list[Hit]) -> EditError:
+    """The refusal of a tier that ran out of work before it could tell one place from
+    several: never a guess, and never a fall through to a looser tier."""
+    if name == "fuzzy":
+        return NoMatch(
+            "the search text is not in the file as written, and comparing it approximately "
+            "with the file stopped at the work limit: the search text is too long, or the "
+            "file too repetitive, to compare that way. Quote fewer lines, copied exactly as "
+            "the file has them, with a distinctive line among them, or give a line hint",
+        )
+    lines = [s.doc.shown(h.line) for h in _numbered(s.doc, hits)]
+    found = f"; it fits at line {lines[0]}, and perhaps elsewhere" if lines else ""
+    return Ambiguous(
+        f"the search text (tier {name}) could fit so many places in this repetitive file "
+        f"that checking them stopped at the work limit{found}; add lines that occur only "
+        "around the place to change, or give a line hint",
+        lines=lines,
+        tier=name,
     )
 
 

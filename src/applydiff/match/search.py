@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import bisect
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import anchors, indent
+from .budget import Budget, OverBudget
 from .doc import Doc
 from .normalize import CharUndo, loose
+
+# Places an ambiguity lists. A tier stops once it has found one more: that proves there are
+# more than it lists, and checking the rest would only cost time.
+LISTED = 20
+# Window lines the anchor probes may leave to check one by one; past this the line index
+# (one pass over the file, see ``index.py``) finds the windows instead.
+SCAN_WORK = 20_000
+# Occurrences of a common probe collected before the line index takes over.
+ALL_HITS = 100_000
 
 
 @dataclass
@@ -107,7 +118,14 @@ class Search:
     _probes: dict[tuple[str, ...], list[tuple[int, str]]] = field(init=False, default_factory=dict)
     _hits: dict[str, tuple[list[int], bool]] = field(init=False, default_factory=dict)
     _styles: dict[int, indent.Style] = field(init=False, default_factory=dict)
+    _matches: dict[tuple[tuple[str, ...], Callable[[str], str]], list[int]] = field(
+        init=False, default_factory=dict
+    )
     fuzzy_scored: list[tuple[float, int, int, int]] | None = field(init=False, default=None)
+    budget: Budget = field(init=False, default_factory=Budget)
+    # Per tier that stopped before it saw every candidate: "enough" (more than LISTED hits)
+    # or "budget" (out of work).
+    stopped: dict[str, str] = field(init=False, default_factory=dict)
     # Set when the hint chose one of several places (the others still hold the text).
     picked_by_hint: bool = field(init=False, default=False)
 
@@ -127,7 +145,9 @@ class Search:
     # -- candidate windows ----------------------------------------------------------------
     def starts(self, lines: list[str]) -> list[int] | None:
         """Start positions of every window where ``lines`` could match under a line-level
-        normalization (a superset), or None when ``lines`` has no run to probe with."""
+        normalization (a superset), or None when the probes cannot make that set small: the
+        block has no run to probe with, or it leaves more than ``SCAN_WORK`` lines to
+        compare."""
         key = tuple(lines)
         if key in self._starts:
             return self._starts[key]
@@ -139,12 +159,17 @@ class Search:
                 best, best_k, probe = hits, k, run
             if len(hits) <= anchors.COMMON:
                 break
-        if best is None:
-            self._starts[key] = None
-            return None
-        if len(best) > anchors.COMMON:
-            best = self.hits(probe, 1 << 62)
-        out = self.window_starts(best, best_k)
+        out = None
+        if best is not None and len(best) > anchors.COMMON:
+            # Every occurrence (up to a limit no real file reaches), as the fuzzy tier's
+            # probes expect to find them cached: collecting them is one pass.
+            best = self.hits(probe, ALL_HITS)
+            if len(best) > ALL_HITS:
+                best = None
+        if best is not None:
+            found = self._hit_lines(best)
+            if len(found) * len(lines) <= SCAN_WORK:
+                out = self._above(found, best_k)
         self._starts[key] = out
         return out
 
@@ -170,34 +195,100 @@ class Search:
 
     def window_starts(self, positions: list[int], k: int) -> list[int]:
         """Line starts ``k`` lines above each position (deduplicated, in order)."""
+        return self._above(self._hit_lines(positions), k)
+
+    def _above(self, line_starts: list[int], k: int) -> list[int]:
         doc = self.doc
         seen: set[int] = set()
         out: list[int] = []
-        last_line_start = -1
-        for p in positions:
-            ls = doc.line_start(p)
-            if ls == last_line_start:
-                continue
-            last_line_start = ls
+        for ls in line_starts:
             s = doc.back(ls, k)
             if s is not None and s not in seen:
                 seen.add(s)
                 out.append(s)
         return out
 
-    def all_starts(self) -> list[int]:
-        """Every line start of the file (the fallback when nothing can be probed)."""
-        t, find = self.doc.t, self.doc.t.find
-        out = [0] if t else []
-        p = find("\n")
-        while p >= 0 and p + 1 < len(t):
-            out.append(p + 1)
-            p = find("\n", p + 1)
+    def _hit_lines(self, positions: list[int]) -> list[int]:
+        """The distinct starts of the lines holding ``positions`` (sorted). Each line is found
+        by scanning from the previous one: many hits in one long line cost one pass over it,
+        not one scan back to its start per hit."""
+        t = self.doc.t
+        out: list[int] = []
+        end = -1  # the newline ending the last line found (-1: none yet)
+        for p in positions:
+            if out and p <= end:
+                continue
+            ls = t.rfind("\n", max(end, 0), p) + 1 if out else t.rfind("\n", 0, p) + 1
+            e = t.find("\n", p)
+            end = len(t) if e < 0 else e
+            out.append(ls)
         return out
 
-    def candidate_starts(self, lines: list[str]) -> list[int]:
-        found = self.starts(lines)
-        return self.all_starts() if found is None else found
+    def matches(self, lines: list[str], norm: Callable[[str], str]) -> list[int]:
+        """Start positions of every window whose lines equal ``lines`` under ``norm`` (a
+        line-level normalization), in order: the probes' candidates checked one by one when
+        they are few, else the line index's answer (the same set, in one pass)."""
+        key = (tuple(lines), norm)
+        got = self._matches.get(key)
+        if got is None:
+            got = self._matches[key] = self._find_matches(lines, norm)
+        return got
+
+    def _find_matches(self, lines: list[str], norm: Callable[[str], str]) -> list[int]:
+        if not lines:
+            return []
+        keys = self.keys(norm, None if lines is self.lines else lines)
+        cands = self.starts(lines)
+        if cands is not None:
+            return [p for p in cands if self._equal_at(p, keys, norm)]
+        index = self.doc.index
+        return [index.starts[i] for i in index.coded(norm).occurrences(keys)]
+
+    def _equal_at(self, pos: int, keys: list[str], norm: Callable[[str], str]) -> bool:
+        """Whether the lines from ``pos`` equal ``keys`` under ``norm`` (stops at the first
+        line that differs)."""
+        n = self.doc.n
+        for k in keys:
+            if pos >= n:
+                return False
+            text, pos = self.line(pos)
+            if norm(text) != k:
+                return False
+        return True
+
+    # -- collecting hits ------------------------------------------------------------------
+    def nearest_first(self, starts: list[int]) -> Iterator[int]:
+        """``starts`` (sorted positions) in file order, or nearest the hint first when there
+        is one (on a tie, the one above)."""
+        if self.hint is None:
+            return iter(starts)
+        at = self.doc.pos_of_line(self.hint)
+        i = bisect.bisect_left(starts, self.doc.n + 1 if at is None else at)
+        return nearest(reversed(starts[:i]), iter(starts[i:]), self.doc.line_no, self.hint)
+
+    def collect(
+        self, tier: str, candidates: Iterable[int], accept: Callable[[int], Hit | None]
+    ) -> list[Hit]:
+        """The hits ``accept`` makes of ``candidates`` (in the order given), in file order.
+
+        Stops at ``LISTED + 1`` hits (ambiguity is proven, and with a hint the candidates come
+        nearest first, so the two nearest are in) or when the budget runs out; ``stopped``
+        says which.
+        """
+        out: list[Hit] = []
+        try:
+            for p in candidates:
+                hit = accept(p)
+                if hit is None:
+                    continue
+                out.append(hit)
+                if len(out) > LISTED:
+                    self.stopped[tier] = "enough"
+                    break
+        except OverBudget:
+            self.stopped[tier] = "budget"
+        out.sort(key=lambda h: h.start)
+        return out
 
     def line(self, pos: int) -> tuple[str, int]:
         """The line starting at ``pos`` and the start of the next one (``n`` at the end)."""
@@ -209,12 +300,26 @@ class Search:
             self._line[pos] = got
         return got
 
+    def advance(self, pos: int, count: int) -> int:
+        """The position ``count`` lines below line start ``pos`` (``n`` past the end)."""
+        index = self.doc.built_index
+        if index is not None:
+            line = index.line_of(pos) + count
+            return index.starts[line] if line < len(index) else self.doc.n
+        self.budget.lines(count)
+        for _ in range(count):
+            if pos >= self.doc.n:
+                break
+            pos = self.line(pos)[1]
+        return pos
+
     def window(self, start: int, count: int) -> tuple[list[str], int] | None:
         """``count`` lines from line start ``start`` and the position after them, or None
         when the text ends first."""
         key = (start, count)
         got = self._windows.get(key, False)
         if got is False:
+            self.budget.lines(count)
             n = self.doc.n
             out = []
             p = start
@@ -231,6 +336,7 @@ class Search:
 
     def loose_window(self, start: int, count: int) -> list[str] | None:
         """The window's lines in loose form (see ``normalize.loose``), cached per line."""
+        self.budget.lines(count)
         n = self.doc.n
         out = []
         p = start
@@ -249,6 +355,7 @@ class Search:
     def style_near(self, start: int) -> indent.Style:
         """The indentation style of the file around ``start`` (40 lines either side)."""
         if start not in self._styles:
+            self.budget.lines(80)
             doc = self.doc
             top = doc.back(start, 40)
             if top is None:
@@ -257,6 +364,26 @@ class Search:
             model = self.lines
             self._styles[start] = indent.detect(got[0], model)
         return self._styles[start]
+
+
+def nearest(
+    above: Iterator[int], below: Iterator[int], line_no: Callable[[int], int], hint: int
+) -> Iterator[int]:
+    """Merge positions above the hint (nearest first) and below it (nearest first) by the
+    distance of their lines to ``hint``; on a tie, the one above first."""
+    a, b = next(above, None), next(below, None)
+    da = 0 if a is None else hint - line_no(a)
+    db = 0 if b is None else line_no(b) - hint
+    while a is not None or b is not None:
+        if b is None or (a is not None and da <= db):
+            assert a is not None
+            yield a
+            a = next(above, None)
+            da = 0 if a is None else hint - line_no(a)
+        else:
+            yield b
+            b = next(below, None)
+            db = 0 if b is None else line_no(b) - hint
 
 
 def line_of(doc: Doc, hit: Hit) -> int:

@@ -11,13 +11,12 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator
 
-from . import indent
+from . import anchors, indent
+from .budget import OverBudget
 from .elision import is_marker
+from .index import indent_steps
 from .normalize import CharUndo, collapse, content, loose, rstrip, unescape
-from .search import Fit, Hit, Search, block_lines
-
-# Past this many exact occurrences the answer is "ambiguous" anyway; stop counting.
-MAX_HITS = 1000
+from .search import LISTED, Fit, Hit, Search, block_lines, nearest
 
 
 def exact(s: Search) -> list[Hit]:
@@ -25,76 +24,135 @@ def exact(s: Search) -> list[Hit]:
     t, old = s.doc.t, s.old
     if not old:
         return []
-    find = t.find
-    p = find(old)
-    if p < 0:
+    first = t.find(old)
+    if first < 0:
         return []
-    step = len(old) if s.replace_all else 1
-    out = [p]
-    p = find(old, p + step)
-    while p >= 0 and len(out) < MAX_HITS:
-        out.append(p)
-        p = find(old, p + step)
-    if old.endswith("\n"):
+    size = len(old)
+    whole = old.endswith("\n")
+
+    def hit(q: int) -> Hit | None:
         # Whole lines (what SEARCH blocks and diff hunks quote) start at a line start, or
         # after indentation only: "count = 0\n" is not the end of "total_count = 0".
-        out = [q for q in out if not t[t.rfind("\n", 0, q) + 1 : q].strip()]
-    size = len(old)
-    return [Hit("exact", 1.0, q, q + size) for q in out]
+        if whole and t[t.rfind("\n", 0, q) + 1 : q].strip():
+            return None
+        return Hit("exact", 1.0, q, q + size)
+
+    if s.replace_all:
+        return [h for q in _forward(t, old, first, size) if (h := hit(q)) is not None]
+    return s.collect("exact", _occurrences(s, old, first), hit)
+
+
+def _forward(t: str, old: str, p: int, step: int = 1) -> Iterator[int]:
+    while p >= 0:
+        yield p
+        p = t.find(old, p + step)
+
+
+def _backward(t: str, old: str, before: int) -> Iterator[int]:
+    """Occurrences of ``old`` starting before ``before``, nearest first."""
+    p = t.rfind(old, 0, before - 1 + len(old))
+    while p >= 0:
+        yield p
+        p = t.rfind(old, 0, p - 1 + len(old))
+
+
+def _occurrences(s: Search, old: str, first: int) -> Iterator[int]:
+    """Every occurrence (overlaps included) in file order, or nearest the hint first."""
+    t, doc = s.doc.t, s.doc
+    if s.hint is None:
+        return _forward(t, old, first)
+    at = doc.pos_of_line(s.hint)
+    at = doc.n + 1 if at is None else at
+    below = _forward(t, old, t.find(old, at))
+    return nearest(_backward(t, old, at), below, doc.line_no, s.hint)
 
 
 def trailing_whitespace(s: Search) -> list[Hit]:
     """Whole lines equal once trailing blanks are ignored."""
-    return [
-        _line_hit("trailing_whitespace", 0.99, s, start, w, s.lines)
-        for start, w in _windows(s, s.lines, rstrip)
-    ]
+    lines = s.lines
+    return s.collect(
+        "trailing_whitespace",
+        s.nearest_first(s.matches(lines, rstrip)),
+        lambda p: _line_hit("trailing_whitespace", 0.99, s, p, _window(s, p, len(lines)), lines),
+    )
 
 
 def indentation(s: Search) -> list[Hit]:
     """Lines equal after one uniform indentation shift (tabs and spaces on one scale)."""
     lines = s.lines
-    out = []
-    for start, w in _windows(s, lines, content):
+    if not lines:
+        return []
+    shifts = indent.Shifts(lines)
+
+    def accept(start: int) -> Hit | None:
+        # Ruled out line by line first: in a repetitive file most windows fail at once.
+        if not shifts.possible(_lazy_pairs(s, start, lines)):
+            return None
+        w = _window(s, start, len(lines))
         style = s.style_near(start)
         shift = indent.fit(list(zip(lines, w[0], strict=True)), style, lines)
-        if shift is not None:
-            fit = Fit.of(_pairs(lines, w[0]), len(lines), style, lines, uniform=shift)
-            out.append(_line_hit("indentation", 0.97, s, start, w, lines, fit))
-    return out
+        if shift is None:
+            return None
+        fit = Fit.of(_pairs(lines, w[0]), len(lines), style, lines, uniform=shift)
+        return _line_hit("indentation", 0.97, s, start, w, lines, fit)
+
+    starts = s.matches(lines, content)
+    if len(starts) > anchors.COMMON:
+        starts = _shiftable(s, starts, shifts)
+    return s.collect("indentation", s.nearest_first(starts), accept)
+
+
+def _shiftable(s: Search, starts: list[int], shifts: indent.Shifts) -> list[int]:
+    """The windows of ``starts`` that ``shifts.possible`` accepts, found in one pass per
+    (tab width, scale) through the line index's indentation steps: in a repetitive file
+    checking each window in Python would cost its length times their number."""
+    lines = s.lines
+    index = s.doc.index
+    tabbed = index.has_tabs() or any("\t" in indent.leading(x) for x in lines)
+    fits: set[int] = set()
+    for tab, scale in {(u if tabbed else 1, sc) for u, sc in shifts.combos}:
+        cols = [indent.column(x, indent.Style(tabs=False, unit=tab)) for x in lines]
+        steps = indent_steps(lines, cols, scale)[1:]
+        if not steps:
+            return starts
+        fits.update(x - 1 for x in index.steps(tab).occurrences(steps, 1))
+    return [p for p in starts if index.line_of(p) in fits]
 
 
 def whitespace(s: Search) -> list[Hit]:
     """Lines equal once runs of blanks are collapsed (indentation ignored)."""
     lines = s.lines
-    out = []
-    for start, w in _windows(s, lines, collapse):
+
+    def accept(start: int) -> Hit:
+        w = _window(s, start, len(lines))
         fit = Fit.of(_pairs(lines, w[0]), len(lines), s.style_near(start), lines)
-        out.append(_line_hit("whitespace", 0.95, s, start, w, lines, fit))
-    return out
+        return _line_hit("whitespace", 0.95, s, start, w, lines, fit)
+
+    return s.collect("whitespace", s.nearest_first(s.matches(lines, collapse)), accept)
 
 
 def characters(s: Search) -> list[Hit]:
     """Lines equal once unicode punctuation is mapped to ASCII; failing that, once one level
     of over-escaping (``\\"``, a literal ``\\n``) is undone in the search text."""
     hits = _characters(s, s.lines, unescaped=False)
-    if hits or "\\" not in s.old:
+    if hits or "\\" not in s.old or s.stopped.get("characters") == "budget":
         return hits
     lines = block_lines(unescape(s.old))[0]
     return _characters(s, lines, unescaped=True) if lines != s.lines else []
 
 
 def _characters(s: Search, lines: list[str], *, unescaped: bool) -> list[Hit]:
-    out = []
-    for start, w in _windows(s, lines, loose):
+    def accept(start: int) -> Hit:
+        w = _window(s, start, len(lines))
         pairs = _pairs(lines, w[0])
         fit = Fit.of(pairs, len(lines), s.style_near(start), lines, undo=_undo(pairs))
         hit = _line_hit("characters", 0.9 if unescaped else 0.93, s, start, w, lines, fit)
         hit.unescaped = unescaped
         if unescaped:
             _, hit.lead_blank, hit.trail_blank = block_lines(unescape(s.old))
-        out.append(hit)
-    return out
+        return hit
+
+    return s.collect("characters", s.nearest_first(s.matches(lines, loose)), accept)
 
 
 def elision(s: Search) -> list[Hit]:
@@ -112,51 +170,164 @@ def elision(s: Search) -> list[Hit]:
         prev = m + 1
     if not segs:
         return []
-    keys = s.keys(loose)
-    out = []
     a0, b0 = segs[0]
-    for start in s.candidate_starts(lines[a0:b0]):
-        hit = _chain(s, lines, keys, marks, segs, start)
-        if hit is not None:
-            out.append(hit)
-    # Two readings that end at the same place differ only in where the first segment is; the
-    # one starting earlier would hide a copy of that segment inside its elision. Keep the
-    # tight one.
-    return [h for h in out if not any(o.end == h.end and o.start > h.start for o in out)]
+    later = [(_Next(s, lines[a:b]), b - a) for a, b in segs[1:]]
+    starts = s.matches(lines[a0:b0], loose)
+    return _tight(
+        s,
+        starts,
+        lambda i: _chain(s, starts[i], b0 - a0, later),
+        lambda placed, end: _elision_hit(s, marks, segs, placed, end),
+    )
+
+
+class _Next:
+    """Where a segment next matches at or after a position: a bisect in the probes' short
+    list, or a find in the line index from where the last search left off (the chains ask
+    in increasing order, so each segment's scan of the file is one pass)."""
+
+    def __init__(self, s: Search, lines: list[str]) -> None:
+        self.s = s
+        self.lines = lines
+        self.ready = False
+        self.found: list[int] | None = None
+
+    def _prepare(self) -> None:
+        # On first use only: a segment no chain reaches is never probed (the probes' cache
+        # is shared with the fuzzy tier, which must see what it always saw).
+        s, lines = self.s, self.lines
+        if s.starts(lines) is not None:
+            self.found = s.matches(lines, loose)
+        else:
+            self.coded = s.doc.index.coded(loose)
+            self.keys = s.keys(loose, lines)
+            self.asked, self.answer = -1, -1
+        self.ready = True
+
+    def at_or_after(self, pos: int) -> int | None:
+        if not self.ready:
+            self._prepare()
+        if self.found is not None:
+            i = bisect.bisect_left(self.found, pos)
+            return self.found[i] if i < len(self.found) else None
+        index = self.s.doc.index
+        line = index.line_of(pos)
+        # The last answer still holds if it was asked from at or above ``line`` and lies at or
+        # below it (or there was none).
+        fresh = 0 <= self.asked <= line and (self.answer < 0 or self.answer >= line)
+        if not fresh:
+            self.asked, self.answer = line, self.coded.first(self.keys, line)
+        return None if self.answer < 0 else index.starts[self.answer]
 
 
 def _chain(
-    s: Search,
-    lines: list[str],
-    keys: list[str],
-    marks: list[int],
-    segs: list[tuple[int, int]],
-    start: int,
-) -> Hit | None:
-    """Match each segment at the nearest place after the previous one."""
-    doc = s.doc
-    placed: list[int] = []  # start position of each segment
-    pos = start
-    for j, (a, b) in enumerate(segs):
-        seg_keys = keys[a:b]
-        if j == 0:
-            w = s.window(pos, b - a)
-            if w is None or not _same(w[0], seg_keys, loose):
-                return None
-            placed.append(pos)
-            pos = w[1]
-            continue
-        cands = s.candidate_starts(lines[a:b])
-        i = bisect.bisect_left(cands, pos)
-        for c in cands[i:]:
-            w = s.window(c, b - a)
-            if w is not None and _same(w[0], seg_keys, loose):
-                placed.append(c)
-                pos = w[1]
-                break
-        else:
+    s: Search, start: int, first_len: int, later: list[tuple[_Next, int]]
+) -> tuple[list[int], int] | None:
+    """Each segment at the nearest place after the previous one: the start position of each
+    and the end of the last, or None when one is not found."""
+    placed = [start]
+    pos = s.advance(start, first_len)
+    for nxt, size in later:
+        s.budget.lines(1)
+        c = nxt.at_or_after(pos)
+        if c is None:
             return None
-    end = pos
+        placed.append(c)
+        pos = s.advance(c, size)
+    return placed, pos
+
+
+def _tight(
+    s: Search,
+    starts: list[int],
+    chain: Callable[[int], tuple[list[int], int] | None],
+    make: Callable[[list[int], int], Hit | None],
+) -> list[Hit]:
+    """One hit per place the chains (from each of ``starts``) end at. Two readings that end
+    at the same place differ only in where the first segment is; the one starting earlier
+    would hide a copy of that segment inside its elision, so the tight one (the latest
+    start ``make`` accepts) is kept.
+
+    A later start never ends earlier (nor finds a segment the earlier one missed), so the
+    starts of one place are neighbours and the last of them is found by bisection: a file
+    where every line starts the first segment costs a few chains per place, not one per
+    line. Without a hint this stops at ``LISTED + 1`` places; with one it needs every
+    place, and running out of budget leaves it nothing it can be sure of.
+    """
+    memo: dict[int, tuple[list[int], int] | None] = {}
+
+    def at(i: int) -> tuple[list[int], int] | None:
+        if i not in memo:
+            memo[i] = chain(i)
+        return memo[i]
+
+    out: list[Hit] = []
+    tries = [0]
+    i = 0
+    try:
+        while i < len(starts):
+            first = at(i)
+            if first is None:
+                break  # no later start finds every segment either
+            end = first[1]
+            j = _last_with_end(at, i, len(starts), end)
+            hit = _settle(s, at, i, j, end, make, tries)
+            if hit is not None:
+                out.append(hit)
+                if s.hint is None and len(out) > LISTED:
+                    s.stopped["elision"] = "enough"
+                    break
+            i = j + 1
+    except OverBudget:
+        s.stopped["elision"] = "budget"
+        return out if s.hint is None else []
+    return out
+
+
+def _last_with_end(
+    at: Callable[[int], tuple[list[int], int] | None], i: int, n: int, end: int
+) -> int:
+    """The last index from ``i`` (whose chain ends at ``end``) whose chain ends there too."""
+    lo, hi = i, n  # at(lo) ends at ``end``; from ``hi`` on none does
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        got = at(mid)
+        if got is not None and got[1] == end:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _settle(
+    s: Search,
+    at: Callable[[int], tuple[list[int], int] | None],
+    i: int,
+    j: int,
+    end: int,
+    make: Callable[[list[int], int], Hit | None],
+    tries: list[int],
+) -> Hit | None:
+    """The tightest reading of one place (starts ``i``..``j``) that ``make`` accepts; each
+    one tried after the tier's first costs its span from the budget."""
+    for k in range(j, i - 1, -1):
+        got = at(k)
+        assert got is not None
+        placed = got[0]
+        if tries[0]:
+            s.budget.lines(s.doc.t.count("\n", placed[0], end) + 1)
+        tries[0] += 1
+        hit = make(placed, end)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _elision_hit(
+    s: Search, marks: list[int], segs: list[tuple[int, int]], placed: list[int], end: int
+) -> Hit | None:
+    """The hit for segments placed at ``placed`` (start positions) and ending at ``end``."""
+    doc, lines, start = s.doc, s.lines, placed[0]
     total = doc.t.count("\n", start, end) + (0 if end > start and doc.t[end - 1] == "\n" else 1)
     got = doc.lines_at(start, total)
     if got is None:
@@ -169,33 +340,12 @@ def _chain(
         for i in range(a, b):
             base_map[i] = (off + i - a, off + i - a + 1)
             seg_of[i] = off
-    # A marker covers the lines between the segment before it and the one after it.
-    for m in marks:
-        before = max((base_map[i][1] for i in range(m) if i in seg_of), default=0)
-        after = min(
-            (base_map[i][0] for i in range(m + 1, len(lines)) if i in seg_of), default=len(ours)
-        )
-        base_map[m] = (before, after)
+    _map_markers(base_map, marks, segs, len(ours))
     pairs = [(i, lines[i], ours[base_map[i][0]]) for i in seg_of]
     style = s.style_near(start)
     fit = Fit.of(pairs, len(lines), style, lines, undo=_undo(pairs))
-    # A marker right below a header ("def a():" then "    ...") and followed by a line that is
-    # still in the header's body ("    return x") stands for part of that body: what it elides
-    # stays deeper than the header, so it cannot run through the end of a() into the next
-    # function to find the line quoted after it. (Followed by a line at the header's level or
-    # above, the marker may stand for the rest of the body and whatever follows.)
-    for m in marks:
-        if m == 0 or m - 1 in marks or not lines[m - 1].strip():
-            continue
-        head = indent.column(ours[base_map[m - 1][0]], style)
-        a, b = base_map[m]
-        after = next((x for x in ours[b:] if x.strip()), None)
-        if after is None or indent.column(after, style) <= head:
-            continue
-        if fit.shift.apply(indent.column(lines[m], style)) <= head:
-            continue
-        if any(x.strip() and indent.column(x, style) <= head for x in ours[a:b]):
-            return None
+    if not _markers_in_body(lines, marks, ours, base_map, style, fit):
+        return None
     return Hit(
         "elision",
         0.9,
@@ -211,58 +361,127 @@ def _chain(
     )
 
 
+def _map_markers(
+    base_map: list[tuple[int, int]], marks: list[int], segs: list[tuple[int, int]], n: int
+) -> None:
+    """A marker covers the lines between the segment before it and the one after it (the
+    window's edges where there is none): one pass, segments being in order."""
+    ends = [(a, b, base_map[a][0], base_map[b - 1][1]) for a, b in segs]
+    j = 0
+    for m in marks:
+        while j < len(ends) and ends[j][1] <= m:
+            j += 1
+        before = ends[j - 1][3] if j else 0
+        after = ends[j][2] if j < len(ends) else n
+        base_map[m] = (before, after)
+
+
+def _markers_in_body(
+    lines: list[str],
+    marks: list[int],
+    ours: list[str],
+    base_map: list[tuple[int, int]],
+    style: indent.Style,
+    fit: Fit,
+) -> bool:
+    """A marker right below a header ("def a():" then "    ...") and followed by a line that
+    is still in the header's body ("    return x") stands for part of that body: what it
+    elides stays deeper than the header, so it cannot run through the end of a() into the
+    next function to find the line quoted after it. (Followed by a line at the header's level
+    or above, the marker may stand for the rest of the body and whatever follows.)"""
+    for m in marks:
+        if m == 0 or m - 1 in marks or not lines[m - 1].strip():
+            continue
+        head = indent.column(ours[base_map[m - 1][0]], style)
+        a, b = base_map[m]
+        after = next((ours[x] for x in range(b, len(ours)) if ours[x].strip()), None)
+        if after is None or indent.column(after, style) <= head:
+            continue
+        if fit.shift.apply(indent.column(lines[m], style)) <= head:
+            continue
+        if any(x.strip() and indent.column(x, style) <= head for x in ours[a:b]):
+            return False
+    return True
+
+
 def boundary(s: Search) -> list[Hit]:
     """The first and/or last search line is a truncated prefix of the file's line; every
     other line matches in full."""
     lines = s.lines
-    n = len(lines)
-    if n < 2:
+    if len(lines) < 2:
         return []
-    starts = s.candidate_starts(lines)
-    keys = s.keys(loose) if starts else []
-    out = []
-    for start in starts:
-        w = s.window(start, n)
-        if w is None:
+    keys = s.keys(loose)
+    starts = s.starts(lines)
+    if starts is None:
+        starts = _boundary_starts(s, keys)
+    return s.collect("boundary", s.nearest_first(starts), lambda p: _boundary_hit(s, p, keys))
+
+
+def _boundary_starts(s: Search, keys: list[str]) -> list[int]:
+    """Windows whose inner lines match in full, from the line index (when the probes are all
+    common): the first or last line of each is checked against the index's keys before a
+    window is read, so that a file where only the inner lines repeat costs one pass."""
+    index = s.doc.index
+    coded = index.coded(loose)
+    n = len(keys)
+    if n > 2:
+        tops = [x - 1 for x in coded.occurrences(keys[1:-1], 1)]
+    else:
+        tops = sorted(set(coded.all(keys[:1])) | {x - 1 for x in coded.all(keys[1:], 1)})
+    return [
+        index.starts[x]
+        for x in tops
+        if x + n <= len(index)
+        and _end_fits(keys[0], coded.keys[x])
+        and _end_fits(keys[-1], coded.keys[x + n - 1])
+    ]
+
+
+def _end_fits(k: str, fk: str) -> bool:
+    return fk == k or (len(k) >= 3 and fk.startswith(k))
+
+
+def _boundary_hit(s: Search, start: int, keys: list[str]) -> Hit | None:
+    lines = s.lines
+    n = len(lines)
+    w = s.window(start, n)
+    if w is None:
+        return None
+    cut = set()
+    for i, (k, f) in enumerate(zip(keys, w[0], strict=True)):
+        fk = loose(f)
+        if fk == k:
             continue
-        cut = set()
-        for i, (k, f) in enumerate(zip(keys, w[0], strict=True)):
-            fk = loose(f)
-            if fk == k:
-                continue
-            if i in (0, n - 1) and len(k) >= 3 and fk.startswith(k):
-                cut.add(i)
-                continue
-            break
-        else:
-            if cut and len(cut) < n:
-                full = [p for p in _pairs(lines, w[0]) if p[0] not in cut]
-                fit = Fit.of(full, n, s.style_near(start), lines)
-                hit = _line_hit("boundary", 0.88, s, start, w, lines, fit)
-                hit.misquoted = dict.fromkeys(cut, "cut short")
-                out.append(hit)
-    return out
+        if i in (0, n - 1) and len(k) >= 3 and fk.startswith(k):
+            cut.add(i)
+            continue
+        return None
+    if not cut or len(cut) == n:
+        return None
+    full = [p for p in _pairs(lines, w[0]) if p[0] not in cut]
+    fit = Fit.of(full, n, s.style_near(start), lines)
+    hit = _line_hit("boundary", 0.88, s, start, w, lines, fit)
+    hit.misquoted = dict.fromkeys(cut, "cut short")
+    return hit
 
 
 # -- helpers -------------------------------------------------------------------------------
-def _same(ours: list[str], keys: list[str], norm: Callable[[str], str]) -> bool:
-    return all(norm(f) == k for f, k in zip(ours, keys, strict=True))
+def _window(s: Search, start: int, count: int) -> tuple[list[str], int]:
+    """The window at a place a tier found (it exists: its lines were compared)."""
+    w = s.window(start, count)
+    assert w is not None
+    return w
 
 
-def _windows(
-    s: Search, lines: list[str], norm: Callable[[str], str]
-) -> Iterator[tuple[int, tuple[list[str], int]]]:
-    """Windows whose lines equal ``lines`` under ``norm``."""
-    if not lines:
-        return
-    starts = s.candidate_starts(lines)
-    if not starts:
-        return
-    keys = s.keys(norm, None if lines is s.lines else lines)
-    for start in starts:
-        w = s.window(start, len(lines))
-        if w is not None and _same(w[0], keys, norm):
-            yield start, w
+def _lazy_pairs(s: Search, start: int, lines: list[str]) -> Iterator[tuple[str, str]]:
+    """(model line, file line) pairs from ``start``, each file line read when asked for."""
+    pos, n = start, s.doc.n
+    for o in lines:
+        if pos >= n:
+            return
+        s.budget.lines(1)
+        f, pos = s.line(pos)
+        yield o, f
 
 
 def _line_hit(
