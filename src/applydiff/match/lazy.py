@@ -32,12 +32,16 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..errors import Ambiguous, NoMatch, Region
 from ..text import dominant_eol
 from . import indent
 from .elision import is_marker
+from .index import Coded
+from .search import LISTED
 
 # A region may delete at most this many lines the segment does not show, or twice the
 # segment's length if more: past that, a marker was likely forgotten.
@@ -207,27 +211,60 @@ class _Index:
 
     def __init__(self, bare: list[str]) -> None:
         self.bare = bare
-        self._by: dict[bool, tuple[list[str], dict[str, list[int]]]] = {}
+        self._by: dict[bool, _Keys] = {}
 
     def keys(self, loose: bool) -> tuple[list[str], dict[str, list[int]]]:
+        got = self.view(loose)
+        return got.keys, got.where
+
+    def view(self, loose: bool) -> _Keys:
         if loose not in self._by:
-            keyf = _loose if loose else _key
-            keys = [keyf(x) for x in self.bare]
-            where: dict[str, list[int]] = {}
-            for i, k in enumerate(keys):
-                where.setdefault(k, []).append(i)
-            self._by[loose] = (keys, where)
+            self._by[loose] = _Keys([(_loose if loose else _key)(x) for x in self.bare])
         return self._by[loose]
 
 
-def _head_runs(seg_keys: list[str], keys: list[str], where: dict[str, list[int]], lo: int, hi: int):
+class _Keys:
+    """The file's line keys of one kind, where each one is, and (built the first time a run
+    must be found among many places) the keys coded for ``str.find``."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+        self.where: dict[str, list[int]] = {}
+        for i, k in enumerate(keys):
+            self.where.setdefault(k, []).append(i)
+        self._coded: Coded | None = None
+
+    @property
+    def coded(self) -> Coded:
+        if self._coded is None:
+            self._coded = Coded(self.keys)
+        return self._coded
+
+    def places(self, key: str, lo: int, hi: int | None = None) -> list[int]:
+        """Where ``key`` is, in [lo, hi)."""
+        rows = self.where.get(key, [])
+        end = len(rows) if hi is None else bisect.bisect_left(rows, hi)
+        return rows[bisect.bisect_left(rows, lo) : end]
+
+
+# Up to this many places of a segment's first (last) line, runs are measured by walking from
+# each; past it, by ``str.find`` in the coded keys (one file of one repeated line has it on
+# every line).
+FEW = 64
+WALK = 20_000
+# Lookups a line alignment may take (segment lines times the region lines equal to each).
+ALIGN_WORK = 1_000_000
+
+
+def _head_runs(sk: list[str], view: _Keys, lo: int, hi: int) -> tuple[int, list[int]]:
     """(length, positions) of the longest run of the segment's first lines found in a row in
     the file, starting in [lo, hi)."""
-    starts = where.get(seg_keys[0], [])
-    starts = starts[bisect.bisect_left(starts, lo) : bisect.bisect_left(starts, hi)]
+    starts = view.places(sk[0], lo, hi)
+    if len(starts) > FEW:
+        return _head_runs_coded(sk, view.coded, lo, hi)
     best, at = 0, []
     for p in starts:
-        r = _run_at(seg_keys, keys, p)
+        r = _run_at(sk, view.keys, p)
         if r > best:
             best, at = r, [p]
         elif r == best:
@@ -235,21 +272,62 @@ def _head_runs(seg_keys: list[str], keys: list[str], where: dict[str, list[int]]
     return best, at
 
 
-def _tail_runs(
-    seg_keys: list[str], keys: list[str], where: dict[str, list[int]], lo: int, limit: int
-) -> tuple[int, list[int]]:
+def _tail_runs(sk: list[str], view: _Keys, lo: int, limit: int) -> tuple[int, list[int]]:
     """(length, end positions) of the longest run of the segment's last lines (at most
     ``limit`` of them) found in a row in the file, lying in [lo, ...)."""
-    ends = where.get(seg_keys[-1], [])
-    ends = ends[bisect.bisect_left(ends, lo) :]
+    ends = view.places(sk[-1], lo)
+    if len(ends) > FEW:
+        return _tail_runs_coded(sk, view.coded, lo, limit)
     best, at = 0, []
     for q in ends:
-        r = _run_back(seg_keys, keys, q + 1, limit, lo)
+        r = _run_back(sk, view.keys, q + 1, limit, lo)
         if r > best:
             best, at = r, [q + 1]
         elif r == best and r:
             at.append(q + 1)
     return best, at
+
+
+def _head_runs_coded(sk: list[str], coded: Coded, lo: int, hi: int) -> tuple[int, list[int]]:
+    """``_head_runs`` by bisection on the run's length (a run occurs wherever a longer one
+    does), each step one ``find``."""
+
+    def found(r: int) -> bool:
+        return coded.first(sk[:r], lo, min(len(coded.keys), hi - 1 + r)) >= 0
+
+    best = _longest(len(sk), found)
+    if not best:
+        return 0, []
+    at = []
+    for p in coded.occurrences(sk[:best], lo):
+        if p >= hi:
+            break
+        at.append(p)
+    return best, at
+
+
+def _tail_runs_coded(sk: list[str], coded: Coded, lo: int, limit: int) -> tuple[int, list[int]]:
+    """``_tail_runs`` as ``_head_runs_coded`` finds the head's."""
+    n = len(sk)
+    best = _longest(min(limit, n), lambda r: coded.first(sk[n - r :], lo) >= 0)
+    if not best:
+        return 0, []
+    return best, [p + best for p in coded.occurrences(sk[n - best :], lo)]
+
+
+def _longest(most: int, found: Callable[[int], bool]) -> int:
+    """The largest r in [0, most] with ``found(r)`` (0 if none), for a ``found`` that holds
+    for every r below one it holds for."""
+    if most < 1 or not found(1):
+        return 0
+    good, bad = 1, most + 1
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if found(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
 
 
 def _place(
@@ -283,12 +361,12 @@ def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Se
     shift its first (else last) lines found in the file show, measured as the matching
     ladder does (tabs and spaces on one scale, another indent unit), so that every later
     comparison of levels is between file columns."""
-    keys, where = index.keys(True)
+    view = index.view(True)
     sk = [_loose(x) for x in seg.lines]
-    run, at = _head_runs(sk, keys, where, cursor, len(keys))
+    run, at = _head_runs(sk, view, cursor, len(view.keys))
     pairs = [(seg.lines[i], bare[at[0] + i]) for i in range(run)] if run else []
     if not pairs:
-        run, ends = _tail_runs(sk, keys, where, cursor, len(sk))
+        run, ends = _tail_runs(sk, view, cursor, len(sk))
         n = len(sk)
         pairs = [(seg.lines[n - 1 - i], bare[ends[0] - 1 - i]) for i in range(run)] if run else []
     if not pairs:
@@ -314,19 +392,20 @@ def _place_with(
     loose: bool,
     whole: bool = False,
 ) -> Placement:
-    keys, where = index.keys(loose)
+    view = index.view(loose)
+    keys, where = view.keys, view.where
     keyf = _loose if loose else _key
     sk = [keyf(x) for x in seg.lines]
     n = len(sk)
     name = seg.name(k)
-    head_len, heads = _head_runs(sk, keys, where, cursor, len(keys))
+    head_len, heads = _head_runs(sk, view, cursor, len(keys))
     # No marker before it and the file's own first lines: the top, unless they run longer
     # somewhere else (then a common first line, "import os", is a coincidence).
     if top and (whole or _run_at(sk, keys, 0) >= head_len):
         head_len, heads = _run_at(sk, keys, 0), [0]
 
     def tails_from(lo: int, limit: int) -> tuple[int, list[int]]:
-        found = _tail_runs(sk, keys, where, lo, limit)
+        found = _tail_runs(sk, view, lo, limit)
         if bottom:  # the same at the end
             at_end = _run_back(sk, keys, len(keys), limit, lo)
             if at_end and (whole or at_end >= found[0]):
@@ -335,7 +414,7 @@ def _place_with(
 
     if head_len == n and len(heads) == 1:  # the whole segment is there as it is: no change
         p = heads[0]
-        _no_deletion_elsewhere(name, sk, keys, where, cursor, p)
+        _no_deletion_elsewhere(name, sk, view, cursor, p)
         return _placement(seg, p, p + n, list(range(p, p + n)), bare, loose)
     if head_len and len(heads) == 1:
         p = heads[0]
@@ -358,16 +437,16 @@ def _place_with(
             tails = [q]
         if not tail_len:
             _weak_anchor(name, seg.lines[:head_len], "first")
-            _no_other_reading(name, sk, keys, where, cursor, p, head_len)
+            _no_other_reading(name, sk, view, cursor, p, head_len)
             _elsewhere(name, seg.lines[-1], keys, where, keyf, cursor, p, lo, "last")
-            to_end = _to_block_end(seg, sk, keys, bare, p, loose)
+            to_end = _to_block_end(seg, name, sk, keys, bare, p, loose)
             if to_end is not None:
                 return to_end
             _check_insertion(name, seg.lines[head_len], seg.lines[-1], bare, lo)
             _balanced_insertion(name, seg.lines[head_len:])
             return _placement(seg, p, lo, list(range(p, lo)), bare, loose)
         q = _one_tail(seg, name, sk, keys, bare, lo, tail_len, tails)
-        to_end = _to_block_end(seg, sk, keys, bare, p, loose)
+        to_end = _to_block_end(seg, name, sk, keys, bare, p, loose)
         if to_end is not None and to_end.end != q:
             # The marker after it says the segment ran to its block's end, the tail says
             # it stops elsewhere: two readings, so neither.
@@ -392,7 +471,7 @@ def _place_with(
             + (f" below line {cursor}" if cursor else "")
             + f" (lines {', '.join(str(h + 1) for h in heads[:10])}); add the line before "
             "it (one more line of context) so it fits one place only",
-            lines=[h + 1 for h in heads],
+            lines=[h + 1 for h in heads[: LISTED + 1]],
             tier="lazy",
         )
     # No head: the segment's first line is new. Anchor on its tail.
@@ -413,7 +492,7 @@ def _place_with(
             f"{', '.join(str(t - tail_len + 1) for t in tails[:10])}) and its first line is "
             "not in the file; add the unchanged line before the change (one more line of "
             "context) so it fits one place only",
-            lines=[t - tail_len + 1 for t in tails],
+            lines=[t - tail_len + 1 for t in tails[: LISTED + 1]],
             tier="lazy",
         )
     q = tails[0]
@@ -499,59 +578,118 @@ def _elsewhere(
 
 
 def _no_other_reading(
-    name: str,
-    sk: list[str],
-    keys: list[str],
-    where: dict[str, list[int]],
-    lo: int,
-    p: int,
-    head_len: int,
+    name: str, sk: list[str], view: _Keys, lo: int, p: int, head_len: int
 ) -> None:
     """A segment held by its head alone (its first ``head_len`` lines at ``p``) inserts its
     other lines there; but if elsewhere the file holds its first line and, a little below,
     its last lines, it may as well be a head-and-tail edit there (a deletion between them,
     say). A longer head run does not settle that: refused."""
     n = len(sk)
-    tail_len, ends = _tail_runs(sk, keys, where, lo, n - 1)
+    tail_len, ends = _tail_runs(sk, view, lo, n - 1)
     if not tail_len:
         return
-    starts = where.get(sk[0], [])
+    starts = view.where.get(sk[0], [])
     for q in ends:
-        for a in starts[bisect.bisect_left(starts, lo) :]:
-            if a == p or a + 1 > q - tail_len:
+        # The first line at ``a``, from ``lo``, at most that far above ``q``, and above its
+        # last lines; the nearest such ``a`` other than ``p`` comes first in ``starts``.
+        i = bisect.bisect_left(starts, max(lo, q - n - MAX_UNSHOWN_DELETE))
+        for a in starts[i : bisect.bisect_right(starts, q - tail_len - 1)]:
+            if a == p:
                 continue
-            if q - a <= n + MAX_UNSHOWN_DELETE:
-                raise Ambiguous(
-                    f"{name}: its first lines are in the file at line {p + 1}, where it would "
-                    f"add lines, but it also fits lines {a + 1}-{q} (its first and last lines "
-                    "are there); add the unchanged lines around the change (one more line of "
-                    "context) so it fits one place only",
-                    lines=[p + 1, a + 1],
-                    tier="lazy",
-                )
+            raise Ambiguous(
+                f"{name}: its first lines are in the file at line {p + 1}, where it would "
+                f"add lines, but it also fits lines {a + 1}-{q} (its first and last lines "
+                "are there); add the unchanged lines around the change (one more line of "
+                "context) so it fits one place only",
+                lines=[p + 1, a + 1],
+                tier="lazy",
+            )
 
 
-def _no_deletion_elsewhere(
-    name: str, sk: list[str], keys: list[str], where: dict[str, list[int]], lo: int, p: int
-) -> None:
+def _no_deletion_elsewhere(name: str, sk: list[str], view: _Keys, lo: int, p: int) -> None:
     """A segment found in the file as it is changes nothing there; but if elsewhere its lines
     stand with a few lines between them, it may be meant to delete those. Refused then."""
     n = len(sk)
+    starts = view.places(sk[0], lo)
+    # Walking from each place of its first line costs this much; past it, the coded keys.
+    walk = len(starts) * n * (n + MAX_UNSHOWN_DELETE)
     for split in range(1, n):
-        starts = where.get(sk[0], [])
-        for a in starts[bisect.bisect_left(starts, lo) :]:
-            if keys[a : a + split] != sk[:split]:
-                continue
-            for b in range(a + split + 1, min(len(keys), a + split + MAX_UNSHOWN_DELETE) + 1):
-                if keys[b : b + n - split] == sk[split:]:
-                    raise Ambiguous(
-                        f"{name}: it is in the file as it is at lines {p + 1}-{p + n}, so it "
-                        f"changes nothing there, but it may be meant to delete lines "
-                        f"{a + split + 1}-{b} (its lines stand around them there); show the "
-                        "change, or the lines around it that make the place unique",
-                        lines=[p + 1, a + 1],
-                        tier="lazy",
-                    )
+        if walk <= WALK:
+            pair = _split_walk(view.keys, starts, sk, split, MAX_UNSHOWN_DELETE)
+        else:
+            pair = _split_at(view.coded, sk[:split], sk[split:], lo, MAX_UNSHOWN_DELETE)
+        if pair is not None:
+            a, b = pair
+            raise Ambiguous(
+                f"{name}: it is in the file as it is at lines {p + 1}-{p + n}, so it "
+                f"changes nothing there, but it may be meant to delete lines "
+                f"{a + split + 1}-{b} (its lines stand around them there); show the "
+                "change, or the lines around it that make the place unique",
+                lines=[p + 1, a + 1],
+                tier="lazy",
+            )
+
+
+def _split_walk(
+    keys: list[str], starts: list[int], sk: list[str], split: int, gap: int
+) -> tuple[int, int] | None:
+    """``_split_at`` by walking from each place of the first line (few of them)."""
+    n = len(sk)
+    for a in starts:
+        if keys[a : a + split] != sk[:split]:
+            continue
+        for b in range(a + split + 1, min(len(keys), a + split + gap) + 1):
+            if keys[b : b + n - split] == sk[split:]:
+                return a, b
+    return None
+
+
+def _split_at(
+    coded: Coded, left: list[str], right: list[str], lo: int, gap: int
+) -> tuple[int, int] | None:
+    """The first ``a`` (from ``lo``), then the first ``b``, with ``left`` at ``a`` and
+    ``right`` at ``b``, one to ``gap`` lines below the end of ``left``.
+
+    The places of the rarer side are listed (both are read in step until one ends) and the
+    other side is checked around each: in a repetitive file one side may be everywhere.
+    """
+    k = len(left)
+    lefts, rights = coded.occurrences(left, lo), coded.occurrences(right, lo + k + 1)
+    seen_l: list[int] = []
+    seen_r: list[int] = []
+    while True:
+        x = next(lefts, None)
+        if x is None:
+            return _pair_from_left(seen_l, coded.matcher(right), k, gap)
+        seen_l.append(x)
+        y = next(rights, None)
+        if y is None:
+            return _pair_from_right(seen_r, coded.matcher(left), k, gap, lo)
+        seen_r.append(y)
+
+
+def _pair_from_left(
+    lefts: list[int], right_at: Callable[[int], bool], k: int, gap: int
+) -> tuple[int, int] | None:
+    for a in lefts:
+        for b in range(a + k + 1, a + k + gap + 1):
+            if right_at(b):
+                return a, b
+    return None
+
+
+def _pair_from_right(
+    rights: list[int], left_at: Callable[[int], bool], k: int, gap: int, lo: int
+) -> tuple[int, int] | None:
+    best: tuple[int, int] | None = None
+    for b in rights:
+        for a in range(max(lo, b - k - gap), b - k):
+            if best is not None and (a, b) >= best:
+                break
+            if left_at(a):
+                best = (a, b)
+                break
+    return best
 
 
 def _check_new_lines(name: str, placed: Placement, index: _Index) -> None:
@@ -577,10 +715,23 @@ def _check_new_lines(name: str, placed: Placement, index: _Index) -> None:
 
 
 def _aligned(
-    sk: list[str], region: list[str], p: int
+    sk: list[str], region: list[str], p: int, name: str
 ) -> tuple[difflib.SequenceMatcher, dict[int, int]]:
     """The segment's keys aligned with a region of the file starting at row ``p``: the
-    matcher (for its opcodes) and segment line -> file row for the lines they share."""
+    matcher (for its opcodes) and segment line -> file row for the lines they share.
+
+    The matcher looks each segment line up among the region's equal lines, so a long
+    region of one repeated line costs its length times the segment's: past ``ALIGN_WORK``
+    that is refused rather than done."""
+    counts = Counter(region)
+    if sum(counts[k] for k in sk) > ALIGN_WORK:
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{p + len(region)}, the file's lines there "
+            "are too many and too much alike to align with the segment line by line; add the "
+            "lines around the change that make its place unique (one more line of context)",
+            lines=[p + 1],
+            tier="lazy",
+        )
     sm = difflib.SequenceMatcher(None, sk, region, autojunk=False)
     same = {a + i: p + b + i for a, b, size in sm.get_matching_blocks() for i in range(size)}
     return sm, same
@@ -628,7 +779,7 @@ def _one_tail(
         f"{name}: its last lines are in the file at {len(tails)} places below its first "
         f"lines (lines {', '.join(str(t - tail_len + 1) for t in tails[:10])}); add the line "
         "after it (one more line of context) so its end is clear",
-        lines=[t - tail_len + 1 for t in tails],
+        lines=[t - tail_len + 1 for t in tails[: LISTED + 1]],
         tier="lazy",
     )
 
@@ -646,7 +797,13 @@ def _closing(bare: list[str], lo: int, tail_len: int, tails: list[int]) -> int |
 
 
 def _to_block_end(
-    seg: Segment, sk: list[str], keys: list[str], bare: list[str], p: int, loose: bool
+    seg: Segment,
+    name: str,
+    sk: list[str],
+    keys: list[str],
+    bare: list[str],
+    p: int,
+    loose: bool,
 ) -> Placement | None:
     """A segment whose next marker sits left of its last line showed that line's block to
     its end: it replaces the file from its head through the end of that block (the block of
@@ -677,7 +834,7 @@ def _to_block_end(
             if _indent(bare[r]) <= level:
                 break
             end = r + 1
-    sm, same = _aligned(sk, keys[p:end], p)
+    sm, same = _aligned(sk, keys[p:end], p, name)
     for tag, a1, a2, b1, b2 in sm.get_opcodes():
         # Every file line this drops must come back changed ("x = 1" -> "x = 2"): a line
         # replaced by something else entirely may be one the model kept behind the marker.
@@ -709,7 +866,7 @@ def _keeps_outer_lines(
     """``q`` if the region p..q deletes no line at or left of the tail's indentation (a
     weak tail that ends another block would take that block's opening line with it)."""
     level = _indent(bare[q - tail_len])
-    kept = set(_aligned(sk, keys[p:q], p)[1].values())
+    kept = set(_aligned(sk, keys[p:q], p, name)[1].values())
     for row in range(lo, q - tail_len):
         if bare[row].strip() and _indent(bare[row]) <= level and row not in kept:
             return None
@@ -834,7 +991,7 @@ def _checked(
     """The segment over file lines p..q, unless that deletes much more than it shows."""
     region = [keyf(x) for x in bare[p:q]]
     sk = [keyf(x) for x in seg.lines]
-    sm, same = _aligned(sk, region, p)
+    sm, same = _aligned(sk, region, p, name)
     unshown = len(region) - len(same)
     kept = set(same.values())
     left = min(_indent(x) for x in seg.lines if x.strip())
