@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from difflib import SequenceMatcher
 
-from rapidfuzz.distance import Levenshtein, Postfix, Prefix
+from rapidfuzz.distance import Levenshtein
 
 from ..errors import Region
-from . import anchors
+from . import anchors, diff
 from .budget import OverBudget
 from .normalize import CharUndo, loose
 from .search import LISTED, Fit, Hit, Search
@@ -71,18 +71,10 @@ class _Scorer:
                 while b > a and not keys[b - 1]:
                     b -= 1
                 text = "\n".join(keys[a:b])
-                self.s.budget.cells(_cells(self.key, text))
+                self.s.budget.cells(diff.cells(self.key, text))
                 got = Levenshtein.normalized_similarity(self.key, text)
             self.cache[k] = got
         return got
-
-
-def _cells(a: str, b: str) -> int:
-    """The edit-distance cells comparing ``a`` and ``b`` costs: the product of their lengths
-    without the prefix and suffix they share (which rapidfuzz strips first), plus a pass."""
-    same = Prefix.similarity(a, b)
-    same += min(Postfix.similarity(a, b), min(len(a), len(b)) - same)
-    return (len(a) - same) * (len(b) - same) + len(a) + len(b)
 
 
 def _candidates(s: Search) -> list[int]:

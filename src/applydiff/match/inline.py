@@ -15,10 +15,14 @@ from difflib import SequenceMatcher
 
 from rapidfuzz.distance import Indel
 
+from . import diff
+
 # Lines less alike than this are not "the same line with noise" (base vs file), or the change
 # is a rewrite rather than an edit inside the line (base vs replacement).
 SAME_LINE = 0.75
 EDITED_LINE = 0.5
+# Edit-distance cells (see ``diff.cells``) one line comparison may take: a few milliseconds.
+LINE_CELLS = 100_000_000
 
 # Tokens: words, runs of blanks, single other characters. Merging token by token (not char by
 # char) keeps a change of spacing or a retyped word from being spliced into a neighbour.
@@ -42,12 +46,17 @@ def _positions(base: list[str], ours: list[str]) -> list[int]:
 
 def merge(base: str, ours: str, theirs: str, undo: Callable[[str], str]) -> str | None:
     """``theirs`` with every span it kept from ``base`` written as ``ours`` has it, or None
-    when the lines are not alike enough for that to be meaningful."""
+    when the lines are not alike enough for that to be meaningful (or, in lines of many
+    thousands of characters, too costly to compare: then ``theirs`` is written as it is)."""
     if base == ours:
         return theirs
+    if diff.cells(base, ours) > LINE_CELLS:
+        return None  # a line this long and this changed: too costly to compare
     if Indel.normalized_similarity(base, ours) < SAME_LINE:
         return None
     b, o, t = _TOKEN.findall(base), _TOKEN.findall(ours), _TOKEN.findall(theirs)
+    if diff.lookups(b, t) > diff.WORK or diff.lookups(b, o) > diff.WORK:
+        return None  # tokens too many and too repetitive to align
     edit = SequenceMatcher(None, b, t, autojunk=False)
     if edit.ratio() < EDITED_LINE:
         return None

@@ -10,11 +10,10 @@ file (re-indented, character noise undone) and ended with the file's dominant te
 from __future__ import annotations
 
 from collections.abc import Callable
-from difflib import SequenceMatcher
 
 from ..errors import FormatInvalid, NoMatch, Region
 from ..text import LF, to_lf
-from . import indent, inline
+from . import diff, indent, inline
 from .doc import Doc
 from .elision import is_marker
 from .normalize import rstrip, unescape
@@ -69,8 +68,7 @@ def _char_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     dom = doc.dominant_eol()
     new_terms = [dom] * (len(new_segs) - 1)
     # Unchanged lines and lines edited in place keep their own terminator.
-    sm = SequenceMatcher(None, old_segs[:-1], new_segs[:-1], autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+    for tag, i1, i2, j1, j2 in diff.opcodes(old_segs[:-1], new_segs[:-1]):
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for d in range(i2 - i1):
                 new_terms[j1 + d] = terms[i1 + d]
@@ -127,8 +125,7 @@ def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0
     deleting_all = not any(x.strip() for x in theirs)
     out: list[Item] = []
     cursor = 0
-    sm = SequenceMatcher(None, bkeys, tkeys, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+    for tag, i1, i2, j1, j2 in diff.opcodes(bkeys, tkeys):
         if tag == "equal":
             for i in range(i1, i2):
                 b = bmap[i][1]
