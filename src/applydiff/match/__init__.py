@@ -167,8 +167,14 @@ def _check_new_markers(doc: Doc, old: str, new: str) -> None:
     old_lines = old.split("\n")
     allowed = sum(1 for x in old_lines if is_marker(x))
     stripped = {x.strip() for x in old_lines}
+    found = [(i, line) for i, line in found if line not in stripped]
+    if len(found) <= allowed:
+        return  # each pairs with an elision of the search text, wherever it is
+    in_text: dict[str, bool] = {}  # one scan of the file per distinct line
     for i, line in found:
-        if line in stripped or line in doc.t:
+        if line not in in_text:
+            in_text[line] = line in doc.t
+        if in_text[line]:
             continue
         if allowed:
             allowed -= 1  # pairs with an elision in the search text (the elision tier checks)

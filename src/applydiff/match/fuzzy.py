@@ -11,13 +11,12 @@ their edges a line at a time. A window wins only at or above the threshold and a
 from __future__ import annotations
 
 from collections import Counter
-from difflib import SequenceMatcher
 
 from rapidfuzz.distance import Levenshtein
 
 from ..errors import Region
 from . import anchors, diff
-from .budget import OverBudget
+from .budget import Budget, OverBudget
 from .normalize import CharUndo, loose
 from .search import LISTED, Fit, Hit, Search
 
@@ -336,8 +335,7 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
     ours = w[0]
     bkeys = s.keys(loose)
     okeys = [loose(x) for x in ours]
-    s.budget.lines(_align_cost(bkeys, okeys))
-    base_map, pairs = align(bkeys, okeys)
+    base_map, pairs = align(bkeys, okeys, s.budget)
     if not plausible(bkeys, okeys, pairs):
         return None
     misquoted = {}
@@ -370,13 +368,6 @@ def _hit(s: Search, r: tuple[float, int, int, int]) -> Hit | None:
     )
 
 
-def _align_cost(bkeys: list[str], okeys: list[str]) -> int:
-    """About the steps ``align`` takes: each base line is looked up among the window lines
-    equal to it, so a window of one repeated line costs its length squared."""
-    counts = Counter(okeys)
-    return len(bkeys) + len(okeys) + sum(counts[k] for k in bkeys)
-
-
 def plausible(bkeys: list[str], okeys: list[str], pairs: list[tuple[int, int]]) -> bool:
     """Whether the window reads as the search block with one kind of noise, not as other code
     that looks alike. Either a few lines hold typos (at most two edits each; at most
@@ -407,17 +398,26 @@ def plausible(bkeys: list[str], okeys: list[str], pairs: list[tuple[int, int]]) 
 
 
 def align(
-    bkeys: list[str], okeys: list[str]
+    bkeys: list[str], okeys: list[str], budget: Budget | None = None
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Map each base line to a range of window lines: equal lines pair up, a changed stretch
     pairs line by line in order, and what is left over maps to nothing (an empty range).
 
-    Returns the map and the (base, window) line pairs.
+    Returns the map and the (base, window) line pairs. The alignment's steps come out of
+    ``budget`` (``OverBudget`` when it has too few).
     """
     base_map: list[tuple[int, int]] = []
     pairs: list[tuple[int, int]] = []
-    sm = SequenceMatcher(None, bkeys, okeys, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+    left = budget.lines_left if budget is not None else diff.WORK
+    sm = diff.Matcher(bkeys, okeys, max(left, 0))
+    try:
+        codes = sm.get_opcodes()
+    except diff.TooCostly:
+        raise OverBudget from None
+    finally:
+        if budget is not None:
+            budget.lines_left -= sm.spent
+    for tag, i1, i2, j1, j2 in codes:
         if tag == "insert":
             continue
         for d in range(i2 - i1):

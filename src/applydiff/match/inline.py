@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from difflib import SequenceMatcher
 
 from rapidfuzz.distance import Indel
 
@@ -33,7 +32,7 @@ def _positions(base: list[str], ours: list[str]) -> list[int]:
     """For each token boundary 0..len(base) of ``base``, the matching boundary in ``ours``
     (monotonic; tokens that differ in place map one to one)."""
     pos = [0] * (len(base) + 1)
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, base, ours, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in diff.Matcher(base, ours, diff.WORK).get_opcodes():
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for d in range(i2 - i1 + 1):
                 pos[i1 + d] = j1 + d
@@ -55,9 +54,16 @@ def merge(base: str, ours: str, theirs: str, undo: Callable[[str], str]) -> str 
     if Indel.normalized_similarity(base, ours) < SAME_LINE:
         return None
     b, o, t = _TOKEN.findall(base), _TOKEN.findall(ours), _TOKEN.findall(theirs)
-    if diff.lookups(b, t) > diff.WORK or diff.lookups(b, o) > diff.WORK:
+    try:
+        return _merge_tokens(b, o, t, undo)
+    except diff.TooCostly:
         return None  # tokens too many and too repetitive to align
-    edit = SequenceMatcher(None, b, t, autojunk=False)
+
+
+def _merge_tokens(
+    b: list[str], o: list[str], t: list[str], undo: Callable[[str], str]
+) -> str | None:
+    edit = diff.Matcher(b, t, diff.WORK)
     if edit.ratio() < EDITED_LINE:
         return None
     pos = _positions(b, o)

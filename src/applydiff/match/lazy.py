@@ -32,13 +32,12 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..errors import Ambiguous, NoMatch, Region
 from ..text import dominant_eol
-from . import indent
+from . import diff, indent
 from .elision import is_marker
 from .index import Coded
 from .search import LISTED
@@ -252,8 +251,8 @@ class _Keys:
 # every line).
 FEW = 64
 WALK = 20_000
-# Lookups a line alignment may take (segment lines times the region lines equal to each).
-ALIGN_WORK = 1_000_000
+# Steps a line alignment may take (see ``diff.Matcher``).
+ALIGN_WORK = diff.WORK
 
 
 def _head_runs(sk: list[str], view: _Keys, lo: int, hi: int) -> tuple[int, list[int]]:
@@ -720,20 +719,20 @@ def _aligned(
     """The segment's keys aligned with a region of the file starting at row ``p``: the
     matcher (for its opcodes) and segment line -> file row for the lines they share.
 
-    The matcher looks each segment line up among the region's equal lines, so a long
-    region of one repeated line costs its length times the segment's: past ``ALIGN_WORK``
-    that is refused rather than done."""
-    counts = Counter(region)
-    if sum(counts[k] for k in sk) > ALIGN_WORK:
+    A long region of one repeated line costs its length times the segment's to align: past
+    ``ALIGN_WORK`` steps that is refused rather than done."""
+    sm = diff.Matcher(sk, region, ALIGN_WORK)
+    try:
+        blocks = sm.get_matching_blocks()
+    except diff.TooCostly:
         raise Ambiguous(
             f"{name}: placed at file lines {p + 1}-{p + len(region)}, the file's lines there "
             "are too many and too much alike to align with the segment line by line; add the "
             "lines around the change that make its place unique (one more line of context)",
             lines=[p + 1],
             tier="lazy",
-        )
-    sm = difflib.SequenceMatcher(None, sk, region, autojunk=False)
-    same = {a + i: p + b + i for a, b, size in sm.get_matching_blocks() for i in range(size)}
+        ) from None
+    same = {a + i: p + b + i for a, b, size in blocks for i in range(size)}
     return sm, same
 
 

@@ -171,7 +171,7 @@ def elision(s: Search) -> list[Hit]:
     if not segs:
         return []
     a0, b0 = segs[0]
-    later = [(_Next(s, lines[a:b]), b - a) for a, b in segs[1:]]
+    later = [(_Next(s, lines[a:b], j < PROBED), b - a) for j, (a, b) in enumerate(segs[1:])]
     starts = s.matches(lines[a0:b0], loose)
     return _tight(
         s,
@@ -181,14 +181,20 @@ def elision(s: Search) -> list[Hit]:
     )
 
 
+# Segments after the first found with the anchor probes; the rest (a search with many markers)
+# in the line index, as a probe scans the whole text once per segment.
+PROBED = 8
+
+
 class _Next:
     """Where a segment next matches at or after a position: a bisect in the probes' short
     list, or a find in the line index from where the last search left off (the chains ask
     in increasing order, so each segment's scan of the file is one pass)."""
 
-    def __init__(self, s: Search, lines: list[str]) -> None:
+    def __init__(self, s: Search, lines: list[str], probe: bool) -> None:
         self.s = s
         self.lines = lines
+        self.probe = probe
         self.ready = False
         self.found: list[int] | None = None
 
@@ -196,7 +202,7 @@ class _Next:
         # On first use only: a segment no chain reaches is never probed (the probes' cache
         # is shared with the fuzzy tier, which must see what it always saw).
         s, lines = self.s, self.lines
-        if s.starts(lines) is not None:
+        if self.probe and s.starts(lines) is not None:
             self.found = s.matches(lines, loose)
         else:
             self.coded = s.doc.index.coded(loose)
