@@ -302,7 +302,7 @@ def _fuzzy(s: Search) -> list[Hit]:
 
 def closest(s: Search, k: int = 3) -> list[Region]:
     """The ``k`` best non-overlapping windows, for a ``no_match`` report (none when the work
-        budget runs out first: ``s.stopped`` says so)."""
+    budget runs out first: ``s.stopped`` says so)."""
     try:
         scored = _scored(s)
         if not scored and s.doc.n < SECOND_LOOK_LIMIT and s.lines:

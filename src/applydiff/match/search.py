@@ -237,8 +237,10 @@ class Search:
     def _find_matches(self, lines: list[str], norm: Callable[[str], str]) -> list[int]:
         if not lines:
             return []
-        keys = self.keys(norm, None if lines is self.lines else lines)
         cands = self.starts(lines)
+        if cands == []:
+            return []
+        keys = self.keys(norm, None if lines is self.lines else lines)
         if cands is not None:
             return [p for p in cands if self._equal_at(p, keys, norm)]
         index = self.doc.index

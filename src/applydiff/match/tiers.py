@@ -80,7 +80,8 @@ def trailing_whitespace(s: Search) -> list[Hit]:
 def indentation(s: Search) -> list[Hit]:
     """Lines equal after one uniform indentation shift (tabs and spaces on one scale)."""
     lines = s.lines
-    if not lines:
+    starts = s.matches(lines, content)
+    if not starts:
         return []
     shifts = indent.Shifts(lines)
 
@@ -96,7 +97,6 @@ def indentation(s: Search) -> list[Hit]:
         fit = Fit.of(_pairs(lines, w[0]), len(lines), style, lines, uniform=shift)
         return _line_hit("indentation", 0.97, s, start, w, lines, fit)
 
-    starts = s.matches(lines, content)
     if len(starts) > anchors.COMMON:
         starts = _shiftable(s, starts, shifts)
     return s.collect("indentation", s.nearest_first(starts), accept)
