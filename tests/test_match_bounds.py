@@ -9,6 +9,7 @@ properties check that the index and the early stop find what a plain scan finds.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -507,3 +508,64 @@ def test_lazy_merge_is_the_same_with_the_coded_runs(file_lines, snippet_lines):
                 got = (e.code, e.message)
         results.append(got)
     assert results[0] == results[1]
+
+
+def _elision_by_scan(s: Search) -> list[tuple[int, int]]:
+    """The elision tier as a plain scan: from every window of the first segment, each next
+    segment at the nearest window after; of the readings ending at one place, the tight one."""
+    lines, index = s.lines, s.doc.index
+    marks = [i for i, x in enumerate(lines) if tiers.is_marker(x)]
+    if not marks:
+        return []
+    bounds = [-1, *marks, len(lines)]
+    segs = [(a + 1, b) for a, b in itertools.pairwise(bounds) if b > a + 1]
+    keys = [loose(x) for x in lines]
+
+    def fits(row: int, a: int, b: int) -> bool:
+        got = [loose(x) for x in index.lines[row : row + b - a]]
+        return len(got) == b - a and got == keys[a:b]
+
+    found = []
+    for row in range(len(index.lines)):
+        if not fits(row, *segs[0]):
+            continue
+        placed, nxt = [row], row + segs[0][1] - segs[0][0]
+        for a, b in segs[1:]:
+            c = next((c for c in range(nxt, len(index.lines)) if fits(c, a, b)), None)
+            if c is None:
+                break
+            placed.append(c)
+            nxt = c + b - a
+        else:
+            end = index.starts[nxt] if nxt < len(index.lines) else s.doc.n
+            hit = tiers._elision_hit(s, marks, segs, [index.starts[x] for x in placed], end)
+            if hit is not None:
+                found.append(hit)
+    tight = [h for h in found if not any(o.end == h.end and o.start > h.start for o in found)]
+    return [(h.start, h.end) for h in tight]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "def f():", "    a", "    b", ""]), max_size=40),
+    st.lists(st.sampled_from(["a", "b", "c", "def f():", "    a", "...", "    ..."]), max_size=6),
+    st.none() | st.integers(0, 40),
+    st.booleans(),
+)
+def test_elision_finds_what_a_scan_finds(file_lines, block, hint, use_index):
+    text = _text(file_lines, True)
+    old = "\n".join(["a", *block, "b"]) + "\n"
+    with index_always(use_index):
+        s = Search(Doc(text), old, hint=hint)
+        got = [(h.start, h.end) for h in tiers.elision(s)]
+        expected = _elision_by_scan(Search(Doc(text), old))
+    if hint is None:
+        assert got == expected[: LISTED + 1]
+        return
+    # With a hint: places from the scan, and the two nearest the hint among them.
+    assert set(got) <= set(expected)
+    doc = Doc(text)
+    ranked = sorted(expected, key=lambda p: abs(doc.line_no(p[0]) - hint))
+    distance = {abs(doc.line_no(p[0]) - hint) for p in got}
+    for p in ranked[:2]:
+        assert p in got or abs(doc.line_no(p[0]) - hint) in distance

@@ -5,11 +5,14 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from . import anchors, indent
 from .budget import Budget, OverBudget
 from .doc import Doc
 from .normalize import CharUndo, loose
+
+T = TypeVar("T")
 
 # Places an ambiguity lists. A tier stops once it has found one more: that proves there are
 # more than it lists, and checking the rest would only cost time.
@@ -369,23 +372,23 @@ class Search:
 
 
 def nearest(
-    above: Iterator[int], below: Iterator[int], line_no: Callable[[int], int], hint: int
-) -> Iterator[int]:
-    """Merge positions above the hint (nearest first) and below it (nearest first) by the
+    above: Iterator[T], below: Iterator[T], line_no: Callable[[T], int], hint: int
+) -> Iterator[T]:
+    """Merge items above the hint (nearest first) and below it (nearest first) by the
     distance of their lines to ``hint``; on a tie, the one above first."""
     a, b = next(above, None), next(below, None)
-    da = 0 if a is None else hint - line_no(a)
-    db = 0 if b is None else line_no(b) - hint
+    da = 0 if a is None else abs(hint - line_no(a))
+    db = 0 if b is None else abs(line_no(b) - hint)
     while a is not None or b is not None:
         if b is None or (a is not None and da <= db):
             assert a is not None
             yield a
             a = next(above, None)
-            da = 0 if a is None else hint - line_no(a)
+            da = 0 if a is None else abs(hint - line_no(a))
         else:
             yield b
             b = next(below, None)
-            db = 0 if b is None else line_no(b) - hint
+            db = 0 if b is None else abs(line_no(b) - hint)
 
 
 def line_of(doc: Doc, hit: Hit) -> int:

@@ -9,6 +9,7 @@ The fuzzy tier lives in ``fuzzy.py``.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Callable, Iterator
 
 from . import anchors, indent
@@ -255,10 +256,10 @@ def _tight(
     start ``make`` accepts) is kept.
 
     A later start never ends earlier (nor finds a segment the earlier one missed), so the
-    starts of one place are neighbours and the last of them is found by bisection: a file
-    where every line starts the first segment costs a few chains per place, not one per
-    line. Without a hint this stops at ``LISTED + 1`` places; with one it needs every
-    place, and running out of budget leaves it nothing it can be sure of.
+    starts of one place are neighbours and its first and last are found by bisection: a
+    file where every line starts the first segment costs a few chains per place, not one
+    per line. Places come in file order, or nearest the hint first; this stops at
+    ``LISTED + 1`` of them or when the budget runs out (``s.stopped`` says which).
     """
     memo: dict[int, tuple[list[int], int] | None] = {}
 
@@ -267,33 +268,80 @@ def _tight(
             memo[i] = chain(i)
         return memo[i]
 
-    out: list[Hit] = []
     tries = [0]
-    i = 0
-    try:
-        while i < len(starts):
-            first = at(i)
-            if first is None:
-                break  # no later start finds every segment either
-            end = first[1]
-            j = _last_with_end(at, i, len(starts), end)
-            hit = _settle(s, at, i, j, end, make, tries)
+
+    def places(i: int, step: int) -> Iterator[Hit]:
+        """The hit of the place holding start ``i``, then of each place beyond it."""
+        while 0 <= i < len(starts):
+            got = at(i)
+            if got is None:
+                return  # no later start finds every segment either
+            lo, hi = _same_end(at, i, len(starts), got[1])
+            hit = _settle(s, at, lo, hi, got[1], make, tries)
             if hit is not None:
-                out.append(hit)
-                if s.hint is None and len(out) > LISTED:
-                    s.stopped["elision"] = "enough"
-                    break
-            i = j + 1
+                yield hit
+            i = hi + 1 if step > 0 else lo - 1
+
+    out: list[Hit] = []
+    try:
+        for hit in _in_order(s, starts, at, places):
+            out.append(hit)
+            if len(out) > LISTED:
+                s.stopped["elision"] = "enough"
+                break
     except OverBudget:
         s.stopped["elision"] = "budget"
-        return out if s.hint is None else []
+    out.sort(key=lambda h: h.start)
     return out
 
 
-def _last_with_end(
+def _in_order(
+    s: Search,
+    starts: list[int],
+    at: Callable[[int], tuple[list[int], int] | None],
+    places: Callable[[int, int], Iterator[Hit]],
+) -> Iterator[Hit]:
+    """The places in file order, or nearest the hint first: from the place holding the
+    first start at or below the hint's line, down and up (that place itself goes to the
+    side its hit lies on, so that each side comes nearest first)."""
+    if s.hint is None or not starts:
+        yield from places(0, 1)
+        return
+    doc = s.doc
+    line = doc.pos_of_line(s.hint)
+    hint_pos = doc.n + 1 if line is None else line
+    pivot = bisect.bisect_left(starts, hint_pos)
+    got = at(pivot) if pivot < len(starts) else None
+    if got is None:  # every place lies above the hint
+        yield from places(pivot - 1, -1)
+        return
+    lo, _ = _same_end(at, pivot, len(starts), got[1])
+    below = places(lo, 1)
+    here = [h for h in [next(below, None)] if h is not None]
+    up = [h for h in here if h.start < hint_pos]
+    down = [h for h in here if h.start >= hint_pos]
+    yield from nearest(
+        itertools.chain(up, places(lo - 1, -1)),
+        itertools.chain(down, below),
+        lambda h: doc.line_no(h.start),
+        s.hint,
+    )
+
+
+def _same_end(
     at: Callable[[int], tuple[list[int], int] | None], i: int, n: int, end: int
-) -> int:
-    """The last index from ``i`` (whose chain ends at ``end``) whose chain ends there too."""
+) -> tuple[int, int]:
+    """The first and last index around ``i`` (whose chain ends at ``end``) whose chains end
+    there too."""
+    lo, hi = 0, i  # the first index whose chain ends at or past ``end`` is in [lo, hi]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        got = at(mid)
+        if got is not None and got[1] >= end:
+            hi = mid
+        else:
+            lo = mid + 1
+    first = hi
     lo, hi = i, n  # at(lo) ends at ``end``; from ``hi`` on none does
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -302,7 +350,7 @@ def _last_with_end(
             lo = mid
         else:
             hi = mid
-    return lo
+    return first, lo
 
 
 def _settle(
