@@ -85,10 +85,14 @@ def indentation(s: Search) -> list[Hit]:
     if not starts:
         return []
     shifts = indent.Shifts(lines)
+    many = len(starts) > anchors.COMMON
+    if many:
+        starts = _shiftable(s, starts, shifts)
 
     def accept(start: int) -> Hit | None:
-        # Ruled out line by line first: in a repetitive file most windows fail at once.
-        if not shifts.possible(_lazy_pairs(s, start, lines)):
+        # Each window ruled out line by line first (unless the index did it for all): most
+        # fail at once, before their style costs a scan of 80 lines.
+        if not many and not shifts.possible(_lazy_pairs(s, start, lines)):
             return None
         w = _window(s, start, len(lines))
         style = s.style_near(start)
@@ -98,8 +102,6 @@ def indentation(s: Search) -> list[Hit]:
         fit = Fit.of(_pairs(lines, w[0]), len(lines), style, lines, uniform=shift)
         return _line_hit("indentation", 0.97, s, start, w, lines, fit)
 
-    if len(starts) > anchors.COMMON:
-        starts = _shiftable(s, starts, shifts)
     return s.collect("indentation", s.nearest_first(starts), accept)
 
 
