@@ -19,8 +19,8 @@ from itertools import accumulate
 
 from rapidfuzz.distance import Postfix, Prefix
 
-# Steps (see ``Matcher``) after which an alignment is given up: a fraction of a second.
-WORK = 1_000_000
+# Steps (see ``Matcher``) after which an alignment is given up: about a tenth of a second.
+WORK = 300_000
 
 Opcode = tuple[str, int, int, int, int]
 

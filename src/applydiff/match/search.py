@@ -149,8 +149,8 @@ class Search:
     def starts(self, lines: list[str]) -> list[int] | None:
         """Start positions of every window where ``lines`` could match under a line-level
         normalization (a superset), or None when the probes cannot make that set small: the
-        block has no run to probe with, or it leaves more than ``SCAN_WORK`` lines to
-        compare."""
+        block has no run to probe with, or its probe is in so many lines that finding their
+        window starts would cost more than ``SCAN_WORK`` lines."""
         key = tuple(lines)
         if key in self._starts:
             return self._starts[key]
@@ -171,7 +171,7 @@ class Search:
                 best = None
         if best is not None:
             found = self._hit_lines(best)
-            if len(found) * len(lines) <= SCAN_WORK:
+            if len(found) * (best_k + 1) <= SCAN_WORK:  # each costs best_k lines up
                 out = self._above(found, best_k)
         self._starts[key] = out
         return out
@@ -245,21 +245,33 @@ class Search:
             return []
         keys = self.keys(norm, None if lines is self.lines else lines)
         if cands is not None:
-            return [p for p in cands if self._equal_at(p, keys, norm)]
+            # Checked one by one while that costs less than ``SCAN_WORK`` lines (most
+            # windows differ at their first line); else the index answers.
+            out: list[int] = []
+            work = 0
+            for p in cands:
+                same, read = self._equal_at(p, keys, norm)
+                work += read
+                if work > SCAN_WORK:
+                    break
+                if same:
+                    out.append(p)
+            else:
+                return out
         index = self.doc.index
         return [index.starts[i] for i in index.coded(norm).occurrences(keys)]
 
-    def _equal_at(self, pos: int, keys: list[str], norm: Callable[[str], str]) -> bool:
-        """Whether the lines from ``pos`` equal ``keys`` under ``norm`` (stops at the first
-        line that differs)."""
+    def _equal_at(self, pos: int, keys: list[str], norm: Callable[[str], str]) -> tuple[bool, int]:
+        """Whether the lines from ``pos`` equal ``keys`` under ``norm``, and how many lines
+        that read (it stops at the first line that differs)."""
         n = self.doc.n
-        for k in keys:
+        for read, k in enumerate(keys, 1):
             if pos >= n:
-                return False
+                return False, read
             text, pos = self.line(pos)
             if norm(text) != k:
-                return False
-        return True
+                return False, read
+        return True, len(keys)
 
     # -- collecting hits ------------------------------------------------------------------
     def nearest_first(self, starts: list[int]) -> Iterator[int]:

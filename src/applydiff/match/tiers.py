@@ -12,7 +12,7 @@ import bisect
 import itertools
 from collections.abc import Callable, Iterator
 
-from . import anchors, indent
+from . import anchors, indent, search
 from .budget import OverBudget
 from .elision import is_marker
 from .index import indent_steps
@@ -389,7 +389,8 @@ def _elision_hit(
     if got is None:
         return None
     ours = got[0]
-    offsets = [doc.t.count("\n", start, p) for p in placed]
+    steps = (doc.t.count("\n", a, b) for a, b in itertools.pairwise([start, *placed]))
+    offsets = list(itertools.accumulate(steps))
     base_map: list[tuple[int, int]] = [(0, 0)] * len(lines)
     seg_of = {}
     for (a, b), off in zip(segs, offsets, strict=True):
@@ -468,7 +469,7 @@ def boundary(s: Search) -> list[Hit]:
         return []
     keys = s.keys(loose)
     starts = s.starts(lines)
-    if starts is None:
+    if starts is None or len(starts) * len(lines) > search.SCAN_WORK:
         starts = _boundary_starts(s, keys)
     return s.collect("boundary", s.nearest_first(starts), lambda p: _boundary_hit(s, p, keys))
 
