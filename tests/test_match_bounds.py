@@ -569,3 +569,26 @@ def test_elision_finds_what_a_scan_finds(file_lines, block, hint, use_index):
     distance = {abs(doc.line_no(p[0]) - hint) for p in got}
     for p in ranked[:2]:
         assert p in got or abs(doc.line_no(p[0]) - hint) in distance
+
+
+# -- the engine: a block with thousands of '=======' lines -----------------------------------
+def test_thousands_of_readings_are_refused_without_trying_each():
+    from applydiff.ir import Replace
+
+    text = "".join(_distinct(100_000))
+    readings = tuple((f"x = {i}\n", "y\n") for i in range(5_000))
+    op = Replace("a.py", "x = -1\n", "y\n", alternatives=readings)
+    with deadline():
+        cs = applydiff.apply_ops([op], {"a.py": text})
+    err = cs.errors[0].error
+    assert err.code == "format_invalid"
+    assert "5001 unescaped '=======' lines" in err.message and "too many to try" in err.message
+
+
+def test_readings_stop_at_the_second_fit():
+    from applydiff.ir import Replace
+
+    text = "a = 1\nb = 2\n"
+    op = Replace("a.py", "a = 1\n", "x\n", alternatives=(("b = 2\n", "y\n"), ("zzz\n", "z\n")))
+    err = applydiff.apply_ops([op], {"a.py": text}).errors[0].error
+    assert "in 3 ways, and at least 2 of them match" in err.message

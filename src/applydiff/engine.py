@@ -36,6 +36,10 @@ from .match.lazy import has_markers
 from .match.lazy import merge as merge_lazy
 from .text import dominant_eol, file_id
 
+# Readings of a block with several '=======' lines tried, times the file's length: each is
+# a search of the whole file (a few scans of it), so this bounds the op at about a second.
+READINGS_WORK = 100_000_000
+
 
 @dataclass(frozen=True)
 class FileChange:
@@ -339,9 +343,20 @@ class _Run:
         top: int,
     ) -> tuple[str, list[Match]]:
         """A block with several ``=======`` lines: keep the one split whose search text
-        matches."""
+        matches. Each split is a search of the whole file, so a block with thousands of
+        such lines is refused without trying them, and trying stops at the second fit."""
+        if len(readings) > max(2, READINGS_WORK // max(len(text), 1)):
+            raise FormatInvalid(
+                f"the block holds {len(readings)} unescaped '=======' lines, so it splits "
+                f"into search and replace text in {len(readings)} ways, too many to try "
+                "against a file this size; escape each '=======' line that belongs to the "
+                "content with a leading backslash",
+                expected="one unescaped ======= separator per block",
+            )
         fits = []
+        tried = 0
         for old, new in readings:
+            tried += 1
             try:
                 fits.append(
                     replace_with_matches(
@@ -357,11 +372,14 @@ class _Run:
                 )
             except EditError:
                 continue
+            if len(fits) == 2:
+                break  # two readings fit: neither can be chosen
         if len(fits) == 1:
             return fits[0]
+        some = "at least 2" if fits and tried < len(readings) else str(len(fits) or "none")
         raise FormatInvalid(
             f"the block holds several '=======' lines, so it splits into search and replace "
-            f"text in {len(readings)} ways, and {len(fits) or 'none'} of them match the file; "
+            f"text in {len(readings)} ways, and {some} of them match the file; "
             "escape a '=======' line that belongs to the content with a leading backslash",
             expected="one unescaped ======= separator per block",
         )
