@@ -21,6 +21,7 @@ class Doc:
 
     __slots__ = (
         "_crlf",
+        "_dominant",
         "_index",
         "_line_count",
         "_mark_lines",
@@ -40,6 +41,7 @@ class Doc:
         self.t = text.replace(CRLF, LF) if self.has_cr else text
         self.n = len(self.t)
         self._crlf: list[int] | None = None
+        self._dominant: str | None = None
         self._line_count: int | None = None
         self._index: LineIndex | None = None
         # Checkpoints: sorted line-start positions and their 0-based line numbers.
@@ -78,10 +80,13 @@ class Doc:
         return CRLF if i < len(crlf) and crlf[i] == nl_pos else LF
 
     def dominant_eol(self) -> str:
+        """The terminator most lines end with (counted once: a splice asks once per hit)."""
         if not self.has_cr:
             return LF
-        crlf = len(self.crlf)
-        return CRLF if crlf > self.t.count(LF) - crlf else LF
+        if self._dominant is None:
+            crlf = len(self.crlf)
+            self._dominant = CRLF if crlf > self.t.count(LF) - crlf else LF
+        return self._dominant
 
     # -- lines --------------------------------------------------------------------------
     @property

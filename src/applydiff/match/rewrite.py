@@ -24,9 +24,10 @@ def splice(doc: Doc, hits: list[Hit], new: str) -> str:
     """The original text with each hit replaced by ``new`` (hits must not overlap)."""
     pieces = []
     tail = len(doc.orig)
+    kept: dict[tuple[str, str], list[tuple[int, int]]] = {}  # see _kept_lines
     for hit in sorted(hits, key=lambda h: h.start, reverse=True):
         if hit.base is None:
-            a, b, text = _char_replacement(doc, hit, new)
+            a, b, text = _char_replacement(doc, hit, new, kept)
         else:
             a, b, text = _line_replacement(doc, hit, new)
         pieces += [doc.orig[b:tail], text]
@@ -51,7 +52,9 @@ def _continued(doc: Doc, hit: Hit, new: str) -> str:
     return "\n".join([first, *(prefix + x if x.strip() else x for x in rest)])
 
 
-def _char_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
+def _char_replacement(
+    doc: Doc, hit: Hit, new: str, kept: dict[tuple[str, str], list[tuple[int, int]]]
+) -> tuple[int, int, str]:
     new = _continued(doc, hit, to_lf(new))
     if not doc.has_cr:
         return hit.start, hit.end, new
@@ -68,12 +71,23 @@ def _char_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     dom = doc.dominant_eol()
     new_terms = [dom] * (len(new_segs) - 1)
     # Unchanged lines and lines edited in place keep their own terminator.
-    for tag, i1, i2, j1, j2 in diff.opcodes(old_segs[:-1], new_segs[:-1]):
-        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
-            for d in range(i2 - i1):
-                new_terms[j1 + d] = terms[i1 + d]
+    key = (region, new)
+    if key not in kept:
+        kept[key] = _kept_lines(old_segs[:-1], new_segs[:-1])
+    for i, j in kept[key]:
+        new_terms[j] = terms[i]
     text = "".join(seg + term for seg, term in zip(new_segs, [*new_terms, ""], strict=True))
     return doc.orig_offset(hit.start), doc.orig_offset(hit.end), text
+
+
+def _kept_lines(old: list[str], new: list[str]) -> list[tuple[int, int]]:
+    """(old line, new line) pairs of lines unchanged or edited in place: the same for every
+    hit of a replace_all, so it is worked out once per region text."""
+    out = []
+    for tag, i1, i2, j1, j2 in diff.opcodes(old, new):
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            out += [(i1 + d, j1 + d) for d in range(i2 - i1)]
+    return out
 
 
 def new_lines(hit: Hit, new: str) -> list[str]:

@@ -314,8 +314,8 @@ def _in_order(
     hint_pos = doc.n + 1 if line is None else line
     pivot = bisect.bisect_left(starts, hint_pos)
     got = at(pivot) if pivot < len(starts) else None
-    if got is None:  # every place lies above the hint
-        yield from places(pivot - 1, -1)
+    if got is None:  # every place lies above the hint: from the last start that has one
+        yield from places(_last_chained(at, pivot), -1)
         return
     lo, _ = _same_end(at, pivot, len(starts), got[1])
     below = places(lo, 1)
@@ -328,6 +328,19 @@ def _in_order(
         lambda h: doc.line_no(h.start),
         s.hint,
     )
+
+
+def _last_chained(at: Callable[[int], tuple[list[int], int] | None], n: int) -> int:
+    """The last index below ``n`` whose chain finds every segment (-1 if none does): those
+    that do not are the last ones."""
+    lo, hi = -1, n  # at(lo) has a chain (or lo is -1); none from hi on
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if at(mid) is not None:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _same_end(
