@@ -602,3 +602,14 @@ def test_replace_all_in_a_crlf_file():
     # Every hit asked the file's dominant terminator, counting all its newlines again.
     got = outcome(lambda: replace("x = 1\r\n" * 100_000, "x = 1\n", "x = 2\n", replace_all=True))
     assert got == "x = 2\r\n" * 100_000
+
+
+def test_a_fuzzy_search_of_300_lines_with_a_hint_is_still_applied():
+    # The hint adds the 81 windows around it to score: the cost grows with the search squared.
+    lines = _distinct(100_000)
+    old = list(lines[30_000:30_300])
+    for k in (30, 150, 270):
+        old[k] = old[k].replace("transform", "transfrom")
+    new = ["x = 1\n", *lines[30_001:30_300]]
+    got = outcome(lambda: replace("".join(lines), "".join(old), "".join(new), hint_line=30_001))
+    assert got == "".join(lines[:30_000] + new + lines[30_300:])

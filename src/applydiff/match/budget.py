@@ -16,7 +16,7 @@ from __future__ import annotations
 LINE_STEPS = 300_000
 # Levenshtein cells (length of one text times the other's) the fuzzy tier may score:
 # rapidfuzz does about 30 billion a second.
-CELLS = 12_000_000_000
+CELLS = 20_000_000_000
 
 
 class OverBudget(Exception):

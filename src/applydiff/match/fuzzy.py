@@ -43,34 +43,58 @@ MIN_LINES_FOR_ONE_OFF = 4
 
 
 class _Scorer:
-    """Scores windows (start position, line count) against the search block, with a cache."""
+    """Scores windows (start position, line count) against the search block, with a cache.
+    Each score's edit-distance cells come out of the search's budget."""
 
     def __init__(self, s: Search) -> None:
         self.s = s
         self.key = self.key_of(s)
         self.cache: dict[tuple[int, int], float] = {}
+        self._texts: dict[tuple[int, int], str | None] = {}
+        self._paid: set[tuple[int, int]] = set()
 
     @staticmethod
     def key_of(s: Search) -> str:
         return "\n".join(s.keys(loose))
 
-    def score(self, start: int, count: int) -> float:
+    def text(self, start: int, count: int) -> str | None:
+        """The window's loose text, without blank lines at its edges: padding a window with
+        them would lengthen it and so inflate a normalized similarity. None past the end."""
         k = (start, count)
-        got = self.cache.get(k)
-        if got is None:
+        if k not in self._texts:
             keys = self.s.loose_window(start, count)
             if keys is None:
-                got = -1.0
+                self._texts[k] = None
             else:
-                # Blank lines at the window's edges are not scored: padding a window with them
-                # would lengthen it and so inflate a normalized similarity.
                 a, b = 0, len(keys)
                 while a < b and not keys[a]:
                     a += 1
                 while b > a and not keys[b - 1]:
                     b -= 1
-                text = "\n".join(keys[a:b])
-                self.s.budget.cells(diff.cells(self.key, text))
+                self._texts[k] = "\n".join(keys[a:b])
+        return self._texts[k]
+
+    def prepay(self, windows: list[tuple[int, int]]) -> None:
+        """Spend what scoring all of ``windows`` will cost at once: a set of candidates the
+        budget cannot cover is refused before any of them is scored."""
+        cells = 0
+        for w in windows:
+            text = self.text(*w)
+            if text is not None and w not in self.cache and w not in self._paid:
+                cells += diff.cells(self.key, text)
+        self.s.budget.cells(cells)
+        self._paid.update(windows)
+
+    def score(self, start: int, count: int) -> float:
+        k = (start, count)
+        got = self.cache.get(k)
+        if got is None:
+            text = self.text(start, count)
+            if text is None:
+                got = -1.0
+            else:
+                if k not in self._paid:
+                    self.s.budget.cells(diff.cells(self.key, text))
                 got = Levenshtein.normalized_similarity(self.key, text)
             self.cache[k] = got
         return got
@@ -227,7 +251,9 @@ def _scored(s: Search) -> list[tuple[float, int, int, int]]:
     out: list[tuple[float, int, int, int]] = []
     if n:
         sc = _Scorer(s)
-        ranked = sorted(((sc.score(x, n), x) for x in _candidates(s)), reverse=True)
+        starts = _candidates(s)
+        sc.prepay([(x, n) for x in starts])
+        ranked = sorted(((sc.score(x, n), x) for x in starts), reverse=True)
         refined: dict[tuple[int, int], float] = {}
         floor = max(s.threshold, ranked[0][0] if ranked else 0.0) - REFINE_BELOW
         for i, (sim, x) in enumerate(ranked):
