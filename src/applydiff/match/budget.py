@@ -6,16 +6,18 @@ line in Python, and the edit-distance cells of the fuzzy tier. Both are counted 
 either limit the tier stops and the ladder refuses (``ambiguous`` or ``no_match``, saying
 why) instead of taking seconds or minutes on a degenerate file or search.
 
-The limits are far above what real edits use (the accuracy corpus peaks at a few percent of
-them) and, measured, cost about a quarter of a second each.
+The limits are far above what real edits use (the accuracy corpus peaks at 6% of the lines
+and 1% of the cells) and, measured, cost about 0.2 s (lines) and 0.6 s (cells): a fuzzy
+search of about 1,000 lines is compared (300 with a line hint, whose 81 windows are scored
+too); a longer one is refused.
 """
 
 from __future__ import annotations
 
 # Lines read and compared in Python (window lines, indentation checks, style scans).
 LINE_STEPS = 300_000
-# Levenshtein cells (length of one text times the other's) the fuzzy tier may score:
-# rapidfuzz does about 30 billion a second.
+# Levenshtein cells (length of one text times the other's, without their shared prefix and
+# suffix) the fuzzy tier may score: rapidfuzz does about 30 billion a second.
 CELLS = 20_000_000_000
 
 
