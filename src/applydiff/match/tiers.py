@@ -1,9 +1,12 @@
 """The literal and tolerant tiers of the matching ladder, each ``tier(search) -> list[Hit]``.
 
-Every tier returns *all* the places it accepts (the ladder decides about uniqueness) and
-includes the tolerances of the tiers before it, so that noise of two kinds at once (an
-indentation shift and trailing blanks, say) is still found by the first tier that covers it.
-The fuzzy tier lives in ``fuzzy.py``.
+Every tier returns the places it accepts (the ladder decides about uniqueness): all of them,
+or, when there are more, the first ``LISTED + 1`` (nearest the hint first when there is one),
+which proves the ambiguity. Each includes the tolerances of the tiers before it, so that noise
+of two kinds at once (an indentation shift and trailing blanks, say) is still found by the
+first tier that covers it. Candidate windows come from ``Search.matches`` (anchor probes, or
+the line index in a repetitive file), never from a slide over every line. The fuzzy tier
+lives in ``fuzzy.py``.
 """
 
 from __future__ import annotations
