@@ -80,7 +80,7 @@ def _find_start(s: Search, start: list[str]) -> tuple[str, int]:
             return tier, found[0]
         if found:
             if s.hint is not None:
-                near = list(islice(s.nearest_first(found), 2))
+                near = list(islice(s.by_distance(found), 2))
                 d1, d2 = (abs(s.doc.line_no(p) - s.hint) for p in near)
                 if 2 * d1 < d2:
                     return tier, near[0]

@@ -21,6 +21,9 @@ from rapidfuzz.distance import Postfix, Prefix
 
 # Steps (see ``Matcher``) after which an alignment is given up: about a tenth of a second.
 WORK = 300_000
+# Below this product of lengths an alignment costs under WORK whatever the sequences hold
+# (at most min(len) + 1 searches, each at most len(a) * (len(b) + 1) steps): not counted.
+SMALL = 2_500
 
 Opcode = tuple[str, int, int, int, int]
 
@@ -50,6 +53,14 @@ class Matcher(SequenceMatcher):
         return super().find_longest_match(alo, ahi, blo, bhi)
 
 
+def matcher(a: Sequence[Hashable], b: Sequence[Hashable], work: int = WORK) -> SequenceMatcher:
+    """A SequenceMatcher for ``a`` and ``b`` (no autojunk): a counting ``Matcher`` unless
+    they are too short for the count to matter."""
+    if len(a) * len(b) <= SMALL:
+        return SequenceMatcher(None, a, b, autojunk=False)
+    return Matcher(a, b, work)
+
+
 def lookups(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """What one search for a longest match over all of ``a`` and ``b`` costs (a lower bound
     on a whole alignment)."""
@@ -72,7 +83,7 @@ def opcodes(a: Sequence[Hashable], b: Sequence[Hashable], work: int = WORK) -> l
     order are equal too (the anchors of ``diff --patience``), and each stretch between two
     anchors is aligned by a ``Matcher`` while steps remain, else replaced whole."""
     try:
-        return list(Matcher(a, b, work).get_opcodes())
+        return list(matcher(a, b, work).get_opcodes())
     except TooCostly:
         pass
     la, lb = len(a), len(b)

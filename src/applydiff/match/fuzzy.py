@@ -81,9 +81,15 @@ class _Scorer:
         for w in windows:
             text = self.text(*w)
             if text is not None and w not in self.cache and w not in self._paid:
-                cells += diff.cells(self.key, text)
+                cells += self._cost(text)
         self.s.budget.cells(cells)
         self._paid.update(windows)
+
+    def _cost(self, text: str) -> int:
+        """Cells to score ``text``: their product, or without the shared affixes when that
+        is large (two calls into C a small window does not need)."""
+        cells = len(self.key) * len(text)
+        return cells if cells < 10_000_000 else diff.cells(self.key, text)
 
     def score(self, start: int, count: int) -> float:
         k = (start, count)
@@ -94,7 +100,7 @@ class _Scorer:
                 got = -1.0
             else:
                 if k not in self._paid:
-                    self.s.budget.cells(diff.cells(self.key, text))
+                    self.s.budget.cells(self._cost(text))
                 got = Levenshtein.normalized_similarity(self.key, text)
             self.cache[k] = got
         return got
@@ -435,14 +441,14 @@ def align(
     base_map: list[tuple[int, int]] = []
     pairs: list[tuple[int, int]] = []
     left = budget.lines_left if budget is not None else diff.WORK
-    sm = diff.Matcher(bkeys, okeys, max(left, 0))
+    sm = diff.matcher(bkeys, okeys, max(left, 0))
     try:
         codes = sm.get_opcodes()
     except diff.TooCostly:
         raise OverBudget from None
     finally:
         if budget is not None:
-            budget.lines_left -= sm.spent
+            budget.lines_left -= getattr(sm, "spent", len(bkeys) * len(okeys))
     for tag, i1, i2, j1, j2 in codes:
         if tag == "insert":
             continue

@@ -32,7 +32,7 @@ def _positions(base: list[str], ours: list[str]) -> list[int]:
     """For each token boundary 0..len(base) of ``base``, the matching boundary in ``ours``
     (monotonic; tokens that differ in place map one to one)."""
     pos = [0] * (len(base) + 1)
-    for tag, i1, i2, j1, j2 in diff.Matcher(base, ours, diff.WORK).get_opcodes():
+    for tag, i1, i2, j1, j2 in diff.matcher(base, ours).get_opcodes():
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for d in range(i2 - i1 + 1):
                 pos[i1 + d] = j1 + d
@@ -63,7 +63,7 @@ def merge(base: str, ours: str, theirs: str, undo: Callable[[str], str]) -> str 
 def _merge_tokens(
     b: list[str], o: list[str], t: list[str], undo: Callable[[str], str]
 ) -> str | None:
-    edit = diff.Matcher(b, t, diff.WORK)
+    edit = diff.matcher(b, t)
     if edit.ratio() < EDITED_LINE:
         return None
     pos = _positions(b, o)

@@ -721,7 +721,7 @@ def _aligned(
 
     A long region of one repeated line costs its length times the segment's to align: past
     ``ALIGN_WORK`` steps that is refused rather than done."""
-    sm = diff.Matcher(sk, region, ALIGN_WORK)
+    sm = diff.matcher(sk, region, ALIGN_WORK)
     try:
         blocks = sm.get_matching_blocks()
     except diff.TooCostly:

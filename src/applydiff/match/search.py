@@ -275,10 +275,15 @@ class Search:
 
     # -- collecting hits ------------------------------------------------------------------
     def nearest_first(self, starts: list[int]) -> Iterator[int]:
-        """``starts`` (sorted positions) in file order, or nearest the hint first when there
-        is one (on a tie, the one above)."""
-        if self.hint is None:
+        """``starts`` (sorted positions) as a tier collects them: in file order, or nearest
+        the hint first when there are more than it collects (else the order is moot)."""
+        if self.hint is None or len(starts) <= LISTED + 1:
             return iter(starts)
+        return self.by_distance(starts)
+
+    def by_distance(self, starts: list[int]) -> Iterator[int]:
+        """``starts`` (sorted positions) nearest the hint first (on a tie, the one above)."""
+        assert self.hint is not None
         at = self.doc.pos_of_line(self.hint)
         i = bisect.bisect_left(starts, self.doc.n + 1 if at is None else at)
         return nearest(reversed(starts[:i]), iter(starts[i:]), self.doc.line_no, self.hint)

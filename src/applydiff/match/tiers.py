@@ -61,10 +61,13 @@ def _backward(t: str, old: str, before: int) -> Iterator[int]:
 
 
 def _occurrences(s: Search, old: str, first: int) -> Iterator[int]:
-    """Every occurrence (overlaps included) in file order, or nearest the hint first."""
+    """Every occurrence (overlaps included) in file order, or nearest the hint first when
+    there are more than a tier collects (else the order does not matter)."""
     t, doc = s.doc.t, s.doc
-    if s.hint is None:
-        return _forward(t, old, first)
+    found = _forward(t, old, first)
+    head = list(itertools.islice(found, LISTED + 2))
+    if s.hint is None or len(head) <= LISTED + 1:
+        return itertools.chain(head, found)
     at = doc.pos_of_line(s.hint)
     at = doc.n + 1 if at is None else at
     below = _forward(t, old, t.find(old, at))
@@ -87,16 +90,12 @@ def indentation(s: Search) -> list[Hit]:
     starts = s.matches(lines, content)
     if not starts:
         return []
-    shifts = indent.Shifts(lines)
-    many = len(starts) > anchors.COMMON
-    if many:
-        starts = _shiftable(s, starts, shifts)
+    if len(starts) > anchors.COMMON:
+        # Many windows (a repetitive file): rule out in one pass those that no indentation
+        # style could shift into place, before each costs a style scan of 80 lines.
+        starts = _shiftable(s, starts, indent.Shifts(lines))
 
     def accept(start: int) -> Hit | None:
-        # Each window ruled out line by line first (unless the index did it for all): most
-        # fail at once, before their style costs a scan of 80 lines.
-        if not many and not shifts.possible(_lazy_pairs(s, start, lines)):
-            return None
         w = _window(s, start, len(lines))
         style = s.style_near(start)
         shift = indent.fit(list(zip(lines, w[0], strict=True)), style, lines)
