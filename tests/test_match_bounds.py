@@ -263,6 +263,8 @@ def test_growth_is_about_linear(make):
 
 # -- properties: the index and the early stop find what a plain scan finds ----------------------
 POOL = [
+    "\t  x = 1",
+    "        x = 1",
     "x = 1",
     "  x = 1",
     "x = 1  ",
@@ -280,13 +282,16 @@ lines_st = st.lists(st.sampled_from(POOL), min_size=0, max_size=30)
 
 @contextlib.contextmanager
 def index_always(on: bool) -> Iterator[None]:
-    """With ``on``, every block's windows come from the line index, as in a huge file."""
-    saved = search.SCAN_WORK
-    search.SCAN_WORK = 0 if on else saved
+    """With ``on``, every block's windows come from the line index, and every set of
+    windows counts as many (the indentation tier rules them out by indentation steps), as
+    in a huge repetitive file."""
+    saved = search.SCAN_WORK, tiers.MANY_WINDOWS
+    if on:
+        search.SCAN_WORK, tiers.MANY_WINDOWS = 0, 0
     try:
         yield
     finally:
-        search.SCAN_WORK = saved
+        search.SCAN_WORK, tiers.MANY_WINDOWS = saved
 
 
 def _text(lines: list[str], final_newline: bool) -> str:

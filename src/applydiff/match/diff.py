@@ -61,13 +61,6 @@ def matcher(a: Sequence[Hashable], b: Sequence[Hashable], work: int = WORK) -> S
     return Matcher(a, b, work)
 
 
-def lookups(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """What one search for a longest match over all of ``a`` and ``b`` costs (a lower bound
-    on a whole alignment)."""
-    counts = Counter(b)
-    return len(a) + sum(counts[x] for x in a)
-
-
 def cells(a: str, b: str) -> int:
     """The edit-distance cells comparing ``a`` and ``b`` costs: the product of their lengths
     without the prefix and suffix they share (which rapidfuzz strips first), plus a pass."""

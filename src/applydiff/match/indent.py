@@ -133,31 +133,11 @@ def reindent(line: str, shift: Shift, style: Style) -> str:
 
 class Shifts:
     """Every (tab width, scale) pair that ``fit`` could use for ``model_lines`` under some
-    file style, so that a window can be ruled out line by line before its style (a scan of
-    80 lines around it) is known: the file's unit, the model's and 4 are all in ``UNITS``."""
+    file style (the file's unit, the model's and 4 are all in ``UNITS``), so that windows can
+    be ruled out before their style (a scan of 80 lines around each) is known."""
 
     def __init__(self, model_lines: list[str]) -> None:
         mu = space_unit(model_lines)
         self.combos = [(u, 1) for u in UNITS] + [
             (u, u // mu) for u in UNITS if mu and u > mu and u % mu == 0
         ]
-
-    def possible(self, pairs: Iterable[tuple[str, str]]) -> bool:
-        """False when no pair gives every non-blank model line the same offset (a necessary
-        condition for ``fit``); stops at the first line that rules the last pair out."""
-        offsets: dict[tuple[int, int], int | None] = dict.fromkeys(self.combos)
-        for o, f in pairs:
-            if not o.strip():
-                continue
-            wo, wf = leading(o), leading(f)
-            os_, ot, fs, ft = wo.count(" "), wo.count("\t"), wf.count(" "), wf.count("\t")
-            for u, sc in list(offsets):
-                off = fs + ft * u - (os_ + ot * u) * sc
-                seen = offsets[(u, sc)]
-                if seen is None:
-                    offsets[(u, sc)] = off
-                elif seen != off:
-                    del offsets[(u, sc)]
-            if not offsets:
-                return False
-        return True

@@ -15,12 +15,16 @@ import bisect
 import itertools
 from collections.abc import Callable, Iterator
 
-from . import anchors, indent, search
+from . import indent, search
 from .budget import OverBudget
 from .elision import is_marker
 from .index import indent_steps
 from .normalize import CharUndo, collapse, content, loose, rstrip, unescape
 from .search import LISTED, Fit, Hit, Search, block_lines, nearest
+
+# Past this many windows the indentation tier rules them out by the line index's indentation
+# steps rather than one by one.
+MANY_WINDOWS = 64
 
 
 def exact(s: Search) -> list[Hit]:
@@ -90,7 +94,7 @@ def indentation(s: Search) -> list[Hit]:
     starts = s.matches(lines, content)
     if not starts:
         return []
-    if len(starts) > anchors.COMMON:
+    if len(starts) > MANY_WINDOWS:
         # Many windows (a repetitive file): rule out in one pass those that no indentation
         # style could shift into place, before each costs a style scan of 80 lines.
         starts = _shiftable(s, starts, indent.Shifts(lines))
@@ -108,9 +112,11 @@ def indentation(s: Search) -> list[Hit]:
 
 
 def _shiftable(s: Search, starts: list[int], shifts: indent.Shifts) -> list[int]:
-    """The windows of ``starts`` that ``shifts.possible`` accepts, found in one pass per
-    (tab width, scale) through the line index's indentation steps: in a repetitive file
-    checking each window in Python would cost its length times their number."""
+    """The windows of ``starts`` whose non-blank lines all sit at one offset from the
+    model's under some (tab width, scale) of ``shifts`` (what ``indent.fit`` needs, whatever
+    the style), found in one pass per pair through the line index's indentation steps: in
+    a repetitive file checking each window in Python would cost its length times their
+    number."""
     lines = s.lines
     index = s.doc.index
     tabbed = index.has_tabs() or any("\t" in indent.leading(x) for x in lines)
@@ -543,17 +549,6 @@ def _window(s: Search, start: int, count: int) -> tuple[list[str], int]:
     w = s.window(start, count)
     assert w is not None
     return w
-
-
-def _lazy_pairs(s: Search, start: int, lines: list[str]) -> Iterator[tuple[str, str]]:
-    """(model line, file line) pairs from ``start``, each file line read when asked for."""
-    pos, n = start, s.doc.n
-    for o in lines:
-        if pos >= n:
-            return
-        s.budget.lines(1)
-        f, pos = s.line(pos)
-        yield o, f
 
 
 def _line_hit(
