@@ -454,8 +454,15 @@ def test_exact_hint_picks_as_a_scan_does(chars, hint):
     st.lists(st.sampled_from("abc"), max_size=30), st.lists(st.sampled_from("abcd"), max_size=30)
 )
 def test_bounded_alignment(a, b):
-    assert diff.opcodes(a, b) == SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-    coarse = diff.opcodes(a, b, work=0)  # past the limit: still a valid alignment
+    expected = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    assert diff.opcodes(a, b) == expected
+    saved = diff.SMALL
+    diff.SMALL = -1  # count every alignment's steps, however short
+    try:
+        assert diff.opcodes(a, b) == expected  # under the limit: SequenceMatcher's own
+        coarse = diff.opcodes(a, b, work=len(a) // 2)  # past it: still a valid alignment
+    finally:
+        diff.SMALL = saved
     i = j = 0
     for tag, i1, i2, j1, j2 in coarse:
         assert (i1, j1) == (i, j)
