@@ -625,3 +625,23 @@ def test_a_fuzzy_search_of_300_lines_with_a_hint_is_still_applied():
     new = ["x = 1\n", *lines[30_001:30_300]]
     got = outcome(lambda: replace("".join(lines), "".join(old), "".join(new), hint_line=30_001))
     assert got == "".join(lines[:30_000] + new + lines[30_300:])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["x = 1", "  x = 1", "yx = 1", "x = 1 x = 1", ""]), max_size=20),
+    st.sampled_from(["x = 1", "x = 1\n", "x", " = 1\n"]),
+    st.sampled_from(["x = 2", "x = 2\n", "", "a\nb\n"]),
+)
+def test_replace_all_in_one_replace_is_what_the_ladder_does(file_lines, old, new):
+    from applydiff.match import replace_with_matches
+
+    text = _text(file_lines, True)
+
+    def result(report: bool) -> object:
+        try:
+            return replace_with_matches(text, old, new, replace_all=True, report=report)[0]
+        except EditError as e:
+            return e.code
+
+    assert result(False) == result(True)  # report=True always goes through the ladder

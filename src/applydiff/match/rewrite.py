@@ -40,11 +40,12 @@ def _continued(doc: Doc, hit: Hit, new: str) -> str:
     """A one-line search text found after a line's indentation, replaced by several lines:
     the model wrote the added lines as if the first started at column 0, so they take the
     indentation it left out ("x = 1" -> "x = 1\\ny = 2" inside a function)."""
+    if "\n" not in new.rstrip("\n"):
+        return new  # one line: nothing to indent (checked first: replace_all asks per hit)
     t = doc.t
     old = t[hit.start : hit.end]
     prefix = t[t.rfind("\n", 0, hit.start) + 1 : hit.start]
-    body = new.rstrip("\n")
-    if not prefix or prefix.strip() or "\n" in old.rstrip("\n") or "\n" not in body:
+    if not prefix or prefix.strip() or "\n" in old.rstrip("\n"):
         return new
     first, *rest = new.split("\n")
     if all(x.startswith(prefix) for x in rest if x.strip()):
