@@ -376,6 +376,8 @@ def cmd_call(args: argparse.Namespace) -> int:
         arguments = json.loads(args.args)
     except json.JSONDecodeError as e:
         raise UsageError(f"--args is not valid JSON: {e.msg} at column {e.colno}") from None
+    except RecursionError:
+        raise UsageError("--args is nested too deeply to read") from None
     ws = open_workspace(args, store=not args.dry_run, optional=True)
     call = json.dumps({"name": args.tool, "arguments": arguments})
     args.file = "<call>"  # a person at a terminal is asked before writing

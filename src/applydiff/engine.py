@@ -13,6 +13,7 @@ the failed op's effect); if any failed, no change comes back.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -277,8 +278,7 @@ class _Run:
         if hint is None and top and (op.scope or op.after_previous):
             hint = 1  # a chunk below a scope line or an earlier chunk: nearest place first
         threshold = op.threshold if op.threshold is not None else self.threshold
-        readings = [(op.old, op.new), *op.alternatives]
-        if len(readings) == 1:
+        if not op.alternatives:
             new_body, matches = replace_with_matches(
                 body,
                 op.old,
@@ -290,7 +290,7 @@ class _Run:
                 shown_from=top,
             )
         else:
-            new_body, matches = self.one_reading(body, op, readings, hint, threshold, top)
+            new_body, matches = self.one_reading(body, op, hint, threshold, top)
         new_text = head + new_body
         if op.final_newline and new_text and not new_text.endswith("\n"):
             new_text += dominant_eol(new_text)
@@ -337,25 +337,27 @@ class _Run:
         self,
         text: str,
         op: Replace,
-        readings: list[tuple[str, str]],
         hint: int | None,
         threshold: float | None,
         top: int,
     ) -> tuple[str, list[Match]]:
         """A block with several ``=======`` lines: keep the one split whose search text
-        matches. Each split is a search of the whole file, so a block with thousands of
-        such lines is refused without trying them, and trying stops at the second fit."""
-        if len(readings) > max(2, READINGS_WORK // max(len(text), 1)):
+        matches. Each split is a search of the whole file (and a copy of the block), so a
+        block with thousands of such lines is refused without trying them, and trying stops
+        at the second fit."""
+        count = 1 + len(op.alternatives)
+        size = len(text) + len(op.old) + len(op.new)
+        if count > max(2, READINGS_WORK // max(size, 1)):
             raise FormatInvalid(
-                f"the block holds {len(readings)} unescaped '=======' lines, so it splits "
-                f"into search and replace text in {len(readings)} ways, too many to try "
+                f"the block holds {count} unescaped '=======' lines, so it splits "
+                f"into search and replace text in {count} ways, too many to try "
                 "against a file this size; escape each '=======' line that belongs to the "
                 "content with a leading backslash",
                 expected="one unescaped ======= separator per block",
             )
         fits = []
         tried = 0
-        for old, new in readings:
+        for old, new in itertools.chain([(op.old, op.new)], op.alternatives):
             tried += 1
             try:
                 fits.append(
@@ -376,10 +378,10 @@ class _Run:
                 break  # two readings fit: neither can be chosen
         if len(fits) == 1:
             return fits[0]
-        some = "at least 2" if fits and tried < len(readings) else str(len(fits) or "none")
+        some = "at least 2" if fits and tried < count else str(len(fits) or "none")
         raise FormatInvalid(
             f"the block holds several '=======' lines, so it splits into search and replace "
-            f"text in {len(readings)} ways, and {some} of them match the file; "
+            f"text in {count} ways, and {some} of them match the file; "
             "escape a '=======' line that belongs to the content with a leading backslash",
             expected="one unescaped ======= separator per block",
         )

@@ -8,10 +8,54 @@ built in code), so that an error can point the model at its own text.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, overload
 
 from .errors import WriteConflict
+
+
+class Splits(Sequence[tuple[str, str]]):
+    """The readings of a block whose text holds several divider lines: for each divider, the
+    text before it and the text after it. A block of k dividers has k readings, each about as
+    long as the block, so they are cut from the one text when asked for, not all at parse
+    time (k times the block)."""
+
+    __slots__ = ("_cuts", "_divider", "_text")
+
+    def __init__(self, text: str, cuts: Sequence[int], divider: str) -> None:
+        self._text, self._cuts, self._divider = text, tuple(cuts), divider
+
+    def __len__(self) -> int:
+        return len(self._cuts)
+
+    @overload
+    def __getitem__(self, k: int) -> tuple[str, str]: ...
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[tuple[str, str]]: ...
+    def __getitem__(self, k: int | slice) -> Any:
+        if isinstance(k, slice):
+            return Splits(self._text, self._cuts[k], self._divider)
+        cut = self._cuts[k]
+        return self._text[:cut], self._text[cut + len(self._divider) :]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return (self[k] for k in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Splits):
+            return (self._text, self._cuts, self._divider) == (
+                other._text,
+                other._cuts,
+                other._divider,
+            )
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash((self._text, self._cuts, self._divider))
+
+    def __repr__(self) -> str:
+        return f"Splits({len(self)} readings)"
 
 
 @dataclass(frozen=True)
@@ -51,7 +95,7 @@ class Replace:
     hint_line: int | None = None
     threshold: float | None = None
     file_id: str | None = None
-    alternatives: tuple[tuple[str, str], ...] = field(default=())
+    alternatives: Sequence[tuple[str, str]] = field(default=())
     scope: tuple[str, ...] = field(default=())
     hint_is_original: bool = False  # hint_line counts lines of the file before the response
     after_previous: bool = False

@@ -268,7 +268,7 @@ def _edits(call: Any) -> bool:
     if isinstance(args, str):
         try:
             args = json.loads(args)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return True  # a broken call meant to do something: its error counts
     return not isinstance(args, dict) or args.get("command") in _EDITOR_EDITS
 

@@ -92,7 +92,7 @@ def parse_patch(lines: list[str], i: int) -> tuple[list[Op], int]:
 
 
 def _is_section_end(s: str) -> bool:
-    return s == END or bool(_HEADER.match(s))
+    return s.startswith("***") and (s == END or bool(_HEADER.match(s)))
 
 
 def _added(lines: list[str], i: int) -> tuple[str, int]:

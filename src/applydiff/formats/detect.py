@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import FormatInvalid
 from ..ir import Op
 from . import apply_patch, lazy, patch_block, search_replace, tool_calls, unified
+from .landmarks import FENCE_CHARS, Landmarks
 from .text import fence, response_lines
 
 FORMATS = (
@@ -78,7 +79,7 @@ def _json_calls(text: str) -> Any:
     if not s.startswith(("{", "[")):
         return None
     try:
-        value = json.loads(s)
+        value = tool_calls.decode(s)
     except json.JSONDecodeError:
         return None
     return value if tool_calls.looks_like_calls(value) else None
@@ -99,67 +100,75 @@ def scan(
     def allowed(name: str) -> bool:
         return only is None or name in only
 
+    lazy_on, search_on, unified_on = allowed("lazy"), allowed("search_replace"), allowed("unified")
     ops: list[Op] = []
     last_path = path
     floor = 0  # look-back for a block's path stops here (the end of the previous block)
     i = 0
     n = len(lines)
-    nested = lazy.nested_lines(lines) if allowed("lazy") else frozenset()
-    while i < n:
+    marks = Landmarks(lines)
+    nested = lazy.Nested(lines, marks) if lazy_on else None
+    while (i := marks.next_start(i)) < n:
         line = lines[i]
-        if allowed("lazy") and (lazy_ops := lazy.parse_block(lines, i, floor, nested)) is not None:
-            found, i = lazy_ops
-        elif allowed("apply_patch") and apply_patch.is_start(line):
-            found, i = apply_patch.parse_patch(lines, i)
-        elif allowed("patch_block") and patch_block.is_start(line):
-            found, i = patch_block.parse_block(lines, i)
-        elif allowed("search_replace") and search_replace.is_head(line):
-            block_path = search_replace.find_path(lines, i, floor) or last_path
-            if block_path is None:
+        lead = line.lstrip()[:1]  # each format's opener has its own first character
+        block: tuple[list[Op], int] | None = None
+        if lead in FENCE_CHARS:
+            if lazy_on:
+                block = lazy.parse_block(lines, i, floor, marks, nested)
+            if block is None and only is None:
+                block = _fenced_json(lines, i, marks)
+        elif lead == "*":
+            if allowed("apply_patch") and apply_patch.is_start(line):
+                block = apply_patch.parse_patch(lines, i)
+        elif lead == ">":
+            if allowed("patch_block") and patch_block.is_start(line):
+                block = patch_block.parse_block(lines, i)
+            elif search_on and search_replace.TAIL.match(line):
                 raise FormatInvalid(
-                    f"the SEARCH/REPLACE block at line {i + 1} names no file: write the path "
-                    "alone on the line before the block's fence (or before '<<<<<<< SEARCH')",
+                    f"line {i + 1} closes a SEARCH/REPLACE block ('>>>>>>> REPLACE') that was "
+                    "never opened with '<<<<<<< SEARCH'",
                     line=i + 1,
-                    expected="a file path on the line before the block",
+                    expected="'<<<<<<< SEARCH' before it",
                 )
-            op, i = search_replace.parse_block(lines, i, block_path, dialect=dialect)
-            last_path = block_path
-            found = [op]
-        elif allowed("search_replace") and search_replace.TAIL.match(line):
-            raise FormatInvalid(
-                f"line {i + 1} closes a SEARCH/REPLACE block ('>>>>>>> REPLACE') that was never "
-                "opened with '<<<<<<< SEARCH'",
-                line=i + 1,
-                expected="'<<<<<<< SEARCH' before it",
-            )
-        elif allowed("unified") and unified.is_start(lines, i):
-            found, i = unified.parse_file(lines, i)
-        elif (
-            allowed("unified")
-            and line.startswith("@@")
-            and (hunk_path := search_replace.find_path(lines, i, floor) or path)
-        ):
-            found, i = unified.parse_file(lines, i, hunk_path)
-        elif only is None and (json_ops := _fenced_json(lines, i)) is not None:
-            found, i = json_ops
-        else:
+        elif lead == "<":
+            if search_on and search_replace.is_head(line):
+                block_path = search_replace.find_path(lines, i, floor) or last_path
+                if block_path is None:
+                    raise FormatInvalid(
+                        f"the SEARCH/REPLACE block at line {i + 1} names no file: write the "
+                        "path alone on the line before the block's fence (or before "
+                        "'<<<<<<< SEARCH')",
+                        line=i + 1,
+                        expected="a file path on the line before the block",
+                    )
+                op, end = search_replace.parse_block(lines, i, block_path, dialect=dialect)
+                last_path = block_path
+                block = [op], end
+        elif unified_on:
+            if unified.is_start(lines, i):
+                block = unified.parse_file(lines, i)
+            elif line.startswith("@@") and (
+                hunk_path := search_replace.find_path(lines, i, floor) or path
+            ):
+                block = unified.parse_file(lines, i, hunk_path)
+        if block is None:
             i += 1
             continue
+        found, i = block
         ops.extend(found)
         floor = i
     return ops
 
 
-def _fenced_json(lines: list[str], i: int) -> tuple[list[Op], int] | None:
+def _fenced_json(lines: list[str], i: int, marks: Landmarks) -> tuple[list[Op], int] | None:
     """Tool calls inside a ```json fence opening at ``i``, and the index after the fence."""
     opened = fence(lines[i])
     if not opened or opened[1] not in ("json", "JSON", ""):
         return None
-    for j in range(i + 1, len(lines)):
-        closed = fence(lines[j])
-        if closed and closed[0].startswith(opened[0][:3]) and not closed[1]:
-            value = _json_calls("\n".join(lines[i + 1 : j]))
-            if value is None:
-                return None
-            return tool_calls.parse_calls(value, _text_parser), j + 1
-    return None
+    j = marks.closer(i, opened[0][0])
+    if j is None:
+        return None
+    value = _json_calls("\n".join(lines[i + 1 : j]))
+    if value is None:
+        return None
+    return tool_calls.parse_calls(value, _text_parser), j + 1

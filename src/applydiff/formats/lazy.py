@@ -22,9 +22,11 @@ edit.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from ..ir import Lazy, Op
 from ..match.elision import is_strict_marker
+from .landmarks import Landmarks
 from .search_replace import find_path
 from .text import path_of
 
@@ -44,43 +46,36 @@ _KEPT_WORDS = re.compile(
 _NOT_CODE = frozenset(("diff", "patch", "udiff", "markdown", "md", "text", "txt", "console"))
 
 
-def block_end(lines: list[str], i: int) -> int | None:
-    """The line of the fence that closes the one opened at ``i`` (None: not a fence, or never
-    closed)."""
-    m = _OPEN.match(lines[i])
-    if m is None:
-        return None
-    mark = m.group(1)
-    for j in range(i + 1, len(lines)):
-        s = lines[j].strip()
-        if s.startswith(mark[0] * len(mark)) and not s.strip(mark[0]):
-            return j
-    return None
-
-
-def nested_lines(lines: list[str]) -> frozenset[int]:
+class Nested:
     """The lines inside top-level fences: a fence there is part of an example (a README
     section shown in a ````markdown block), not an edit of its own."""
-    inside: set[int] = set()
-    i = 0
-    while i < len(lines):
-        end = block_end(lines, i)
-        if end is None:
-            i += 1
-            continue
-        inside.update(range(i + 1, end))
-        i = end + 1
-    return frozenset(inside)
+
+    def __init__(self, lines: list[str], marks: Landmarks) -> None:
+        self._firsts: list[int] = []  # each top-level fence's first inner line
+        self._ends: list[int] = []  # and its closing line
+        i = marks.next_start(0)
+        while i < len(lines):
+            end = marks.fence_end(i)
+            if end is None:
+                i = marks.next_start(i + 1)
+                continue
+            self._firsts.append(i + 1)
+            self._ends.append(end)
+            i = marks.next_start(end + 1)
+
+    def __contains__(self, i: int) -> bool:
+        k = bisect_right(self._firsts, i) - 1
+        return k >= 0 and i < self._ends[k]
 
 
 def parse_block(
-    lines: list[str], i: int, floor: int, nested: frozenset[int] = frozenset()
+    lines: list[str], i: int, floor: int, marks: Landmarks, nested: Nested | None = None
 ) -> tuple[list[Op], int] | None:
     """The lazy op of the fence opened at line ``i`` and the line after it, or None when the
     fence is not a lazy snippet for a named file (``nested``: lines inside other fences)."""
-    if i in nested:
+    if nested is not None and i in nested:
         return None
-    end = block_end(lines, i)
+    end = marks.fence_end(i)
     if end is None:
         return None
     inner = lines[i + 1 : end]

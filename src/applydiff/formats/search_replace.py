@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatInvalid
-from ..ir import Replace
+from ..ir import Replace, Splits
 from .text import body, fence, path_of, unterminated
 
 HEAD = re.compile(r"^\s*<{5,9} ?SEARCH\s*$")
@@ -31,6 +31,9 @@ DIVIDER = re.compile(r"^\s*={5,9}\s*$")
 TAIL = re.compile(r"^\s*>{5,9} ?REPLACE\s*$")
 _NUMBER = re.compile(r"^\s*:(start|end)_line:\s*(\d+)\s*$")
 _SEPARATOR = re.compile(r"^\s*-{5,9}\s*$")
+# A content line can be a marker only when it starts, after blanks, with one of these.
+_MAYBE_MARKER = re.compile(r"\s*[<>=\\]")
+_DIVIDER_TEXT = "======="
 _ESCAPED = re.compile(
     r"^(\s*)\\(<{5,9} ?SEARCH|={5,9}|>{5,9} ?REPLACE|-{5,9}|:(?:start|end)_line:)"
 )
@@ -85,11 +88,15 @@ def parse_block(
     if i < len(lines) and (numbered or dialect) and _SEPARATOR.match(lines[i]):
         i += 1
     content: list[str] = []
-    dividers: list[int] = []
+    dividers: list[int] = []  # indexes of the divider lines in content
     while True:
         if i >= len(lines):
             raise unterminated("SEARCH/REPLACE block", head + 1, "'=======' then '>>>>>>> REPLACE'")
         line = lines[i]
+        if not _MAYBE_MARKER.match(line):
+            content.append(line)
+            i += 1
+            continue
         if TAIL.match(line):
             break
         if HEAD.match(line):
@@ -101,7 +108,7 @@ def parse_block(
             )
         if DIVIDER.match(line):
             dividers.append(len(content))
-            content.append("=======")
+            content.append(_DIVIDER_TEXT)
         else:
             content.append(_ESCAPED.sub(r"\1\2", line))
         i += 1
@@ -112,8 +119,8 @@ def parse_block(
             line=head + 1,
             expected="'======='",
         )
-    readings = [(body(content[:d]), body(content[d + 1 :])) for d in dividers]
-    (old, new), *others = readings
+    readings = Splits(body(content), _offsets(content, dividers), _DIVIDER_TEXT + "\n")
+    old, new = readings[0]
     del end_hint  # a range end says nothing the search text does not
     op = Replace(
         path,
@@ -121,7 +128,20 @@ def parse_block(
         new,
         hint_line=hint,
         hint_is_original=hint is not None,
-        alternatives=tuple(others),
+        alternatives=readings[1:] if len(readings) > 1 else (),
         origin=head + 1,
     )
     return op, i + 1
+
+
+def _offsets(lines: list[str], at: list[int]) -> list[int]:
+    """Where the lines at the indexes ``at`` (ascending) start in ``body(lines)``."""
+    out, pos, k = [], 0, 0
+    for n, line in enumerate(lines):
+        if k == len(at):
+            break
+        if n == at[k]:
+            out.append(pos)
+            k += 1
+        pos += len(line) + 1
+    return out

@@ -32,6 +32,8 @@ def response_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if "\r" not in text:
+        return lines
     return [x[:-1] if x.endswith("\r") else x for x in lines]
 
 

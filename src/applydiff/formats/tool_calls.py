@@ -31,6 +31,19 @@ TextParser = Callable[[str, str, str | None, bool], list[Op]]
 TOOLS = ("write_file", "edit_file", "diff_edit", "apply_diff", "apply_patch")
 
 
+def decode(text: str) -> Any:
+    """``json.loads``, except that JSON nested deeper than the decoder's recursion limit is
+    ``format_invalid`` (a RecursionError would escape every caller's error handling)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise FormatInvalid(
+            "the JSON is nested too deeply to read (arrays or objects more than about 1,000 "
+            "levels deep)",
+            expected="tool calls whose arguments nest a few levels deep",
+        ) from None
+
+
 def looks_like_calls(value: Any) -> bool:
     """Whether decoded JSON has the shape of one or more tool calls."""
     calls = _unwrap(value)
@@ -105,7 +118,7 @@ def _arguments(call: dict[str, Any], name: str, k: int) -> dict[str, Any]:
                 break
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw)
+            raw = decode(raw)
         except json.JSONDecodeError as e:
             raise FormatInvalid(
                 f"{name} (call {k}): the arguments are not valid JSON ({e.msg} at "

@@ -141,7 +141,10 @@ def _hunk(lines: list[str], i: int) -> tuple[_Hunk, int]:
     last = ""
     while i < len(lines):
         line = lines[i]
-        if line.startswith("@@") or is_start(lines, i) or fence(line):
+        if (
+            line.startswith(("@@", "diff --git ", "--- "))
+            and (not line.startswith("--- ") or is_file_header(lines, i))
+        ) or (("```" in line or "~~~" in line) and fence(line)):
             break
         tag = line[:1]
         if tag == " ":
