@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import signal
 import time
 from collections.abc import Callable, Iterator
 from difflib import SequenceMatcher
@@ -26,22 +25,7 @@ from applydiff.match.doc import Doc
 from applydiff.match.index import Coded
 from applydiff.match.normalize import collapse, content, loose, rstrip
 from applydiff.match.search import LISTED, Search
-
-DEADLINE = 10  # seconds; each call below takes well under one
-
-
-@contextlib.contextmanager
-def deadline(seconds: int = DEADLINE) -> Iterator[None]:
-    def late(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, late)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+from deadline import deadline
 
 
 def outcome(call: Callable[[], str]) -> str | EditError:
