@@ -209,3 +209,10 @@ def test_a_block_after_an_unclosed_fence_is_still_read():
     text = "```python\nnot closed\n\nb.py\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"
     (op,) = parsed(text)
     assert op == Replace("b.py", "old\n", "new\n", origin=5)
+
+
+def test_a_json_call_shown_inside_a_markdown_example_is_not_applied():
+    call = '{"name": "write_file", "arguments": {"path": "a.py", "content": "x"}}'
+    assert parsed(f"````markdown\n```json\n{call}\n```\n````\n") == []
+    (op,) = parsed(f"```json\n{call}\n```\n")
+    assert (op.path, op.content) == ("a.py", "x")

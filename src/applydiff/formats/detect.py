@@ -113,10 +113,13 @@ def scan(
         lead = line.lstrip()[:1]  # each format's opener has its own first character
         block: tuple[list[Op], int] | None = None
         if lead in FENCE_CHARS:
-            if lazy_on:
-                block = lazy.parse_block(lines, i, floor, marks, nested)
-            if block is None and only is None:
-                block = _fenced_json(lines, i, marks)
+            # A fence inside another is part of an example (a README section shown in a
+            # ````markdown block), not an edit of its own.
+            if nested is None or i not in nested:
+                if lazy_on:
+                    block = lazy.parse_block(lines, i, floor, marks)
+                if block is None and only is None:
+                    block = _fenced_json(lines, i, marks)
         elif lead == "*":
             if allowed("apply_patch") and apply_patch.is_start(line):
                 block = apply_patch.parse_patch(lines, i)

@@ -59,6 +59,10 @@ class Landmarks:
         self._cursor = k
         return starts[k] if k < len(starts) else self.size
 
+    def openers(self) -> list[int]:
+        """The lines that open a fence (three or more backticks or tildes first), in order."""
+        return sorted(self._fences)
+
     def fence_end(self, i: int) -> int | None:
         """The line closing the fence that line ``i`` opens (None: not a fence opener, or
         never closed): the first later line of the same character, at least as many."""

@@ -53,15 +53,15 @@ class Nested:
     def __init__(self, lines: list[str], marks: Landmarks) -> None:
         self._firsts: list[int] = []  # each top-level fence's first inner line
         self._ends: list[int] = []  # and its closing line
-        i = marks.next_start(0)
-        while i < len(lines):
-            end = marks.fence_end(i)
-            if end is None:
-                i = marks.next_start(i + 1)
+        after = 0  # openers before this line are inside the last top-level fence
+        for i in marks.openers():
+            if i < after:
                 continue
-            self._firsts.append(i + 1)
-            self._ends.append(end)
-            i = marks.next_start(end + 1)
+            end = marks.fence_end(i)
+            if end is not None:
+                self._firsts.append(i + 1)
+                self._ends.append(end)
+                after = end + 1
 
     def __contains__(self, i: int) -> bool:
         k = bisect_right(self._firsts, i) - 1
@@ -69,12 +69,10 @@ class Nested:
 
 
 def parse_block(
-    lines: list[str], i: int, floor: int, marks: Landmarks, nested: Nested | None = None
+    lines: list[str], i: int, floor: int, marks: Landmarks
 ) -> tuple[list[Op], int] | None:
     """The lazy op of the fence opened at line ``i`` and the line after it, or None when the
-    fence is not a lazy snippet for a named file (``nested``: lines inside other fences)."""
-    if nested is not None and i in nested:
-        return None
+    fence is not a lazy snippet for a named file."""
     end = marks.fence_end(i)
     if end is None:
         return None
