@@ -19,6 +19,7 @@ from applydiff import (
     EditError,
     FormatInvalid,
     Lazy,
+    NoChange,
     NoMatch,
     Replace,
     Workspace,
@@ -678,7 +679,7 @@ REFUSALS = [
     pytest.param(
         MODULE,
         lines(MARK, "def save(path, data):", '    with open(path, "w") as f:', MARK),
-        NoMatch,
+        NoChange,
         ["changes nothing"],
         None,
         id="no-change",
@@ -729,7 +730,7 @@ REFUSALS = [
 @pytest.mark.parametrize(("text", "snippet", "cls", "facts", "where"), REFUSALS)
 def test_refusals(text, snippet, cls, facts, where):
     error = refused(text, snippet, cls)
-    assert error.code == {NoMatch: "no_match", Ambiguous: "ambiguous"}[cls]
+    assert error.code == cls.code
     for fact in facts:
         assert fact in error.message
     if cls is Ambiguous:
@@ -743,9 +744,7 @@ def test_refusals_write_nothing(tmp_path, text, snippet, cls, facts, where):
     before = sorted(p.as_posix() for p in tmp_path.rglob("*"))
     result = Workspace(tmp_path).apply([Lazy("f.txt", snippet)])
     assert not result.ok and not result.files
-    assert [(e["code"], e["index"], e["path"]) for e in result.errors] == [
-        ({NoMatch: "no_match", Ambiguous: "ambiguous"}[cls], 0, "f.txt")
-    ]
+    assert [(e["code"], e["index"], e["path"]) for e in result.errors] == [(cls.code, 0, "f.txt")]
     assert facts[0] in result.errors[0]["message"]
     assert (tmp_path / "f.txt").read_bytes() == data
     assert sorted(p.as_posix() for p in tmp_path.rglob("*")) == before

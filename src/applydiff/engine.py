@@ -16,10 +16,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from . import region
-from .errors import CONFLICT, EditError, FileIdMismatch, FormatInvalid, NoMatch
+from .errors import CONFLICT, EditError, FileIdMismatch, FormatInvalid, NoChange, NoMatch
 from .ir import (
     Anchored,
     Delete,
@@ -265,6 +265,12 @@ class _Run:
             self.state[path] = op.new
             return EditReport(index, path, "replace", "create", 1.0, 1, 1)
         text = self.existing(op, path, "edit")
+        if op.old == op.new and not op.alternatives:
+            raise NoChange(
+                f"the search and replacement texts of this edit of {path} are the same, so "
+                "nothing would change; write the lines as they should become after "
+                "'=======' (or '+' lines in a diff)"
+            )
         if op.at_end and not op.old:
             self.region_top(op, path, text)  # its scope lines must exist, as codex checks
             return self.append(index, op, path, text)
@@ -294,6 +300,8 @@ class _Run:
         new_text = head + new_body
         if op.final_newline and new_text and not new_text.endswith("\n"):
             new_text += dominant_eol(new_text)
+        if new_text == text:
+            _unchanged(path, _report(index, path, "replace", matches, offset=top))
         self.state[path] = new_text
         report = _report(index, path, "replace", matches, offset=top)
         if report.start_line is not None and report.end_line is not None:
@@ -413,10 +421,13 @@ class _Run:
             return EditReport(index, path, "lazy", "create", 1.0, 1, max(1, op.snippet.count("\n")))
         text = self.existing(op, path, "edit")
         new_text, result = merge_lazy(text, op.snippet)
-        self.state[path] = new_text
-        return EditReport(
+        report = EditReport(
             index, path, "lazy", "lazy", result.confidence, result.start_line, result.end_line
         )
+        if new_text == text:
+            _unchanged(path, report)
+        self.state[path] = new_text
+        return report
 
     def move(self, index: int, op: Move, path: str) -> EditReport:
         text = self.existing(op, path, "move")
@@ -442,6 +453,17 @@ class _Run:
             if after != self.original[path]
         ]
         return Changeset(changes=changes, moves=dict(self.moves), reports=self.reports)
+
+
+def _unchanged(path: str, report: EditReport) -> NoReturn:
+    """An edit that found its place but would leave the file as it is."""
+    where = ""
+    if report.start_line is not None:
+        where = f" at lines {report.start_line}-{report.end_line or report.start_line}"
+    raise NoChange(
+        f"{path} already reads as this edit's replacement{where}, so nothing would change; "
+        "re-read the file: the change may already be there"
+    )
 
 
 def _report(index: int, path: str, kind: str, matches: list[Match], offset: int = 0) -> EditReport:

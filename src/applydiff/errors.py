@@ -21,6 +21,7 @@ TOO_LARGE = "too_large"
 ENCODING = "encoding"
 WRITE_CONFLICT = "write_conflict"
 IO_ERROR = "io_error"
+NO_CHANGE = "no_change"
 
 CODES = (
     NO_MATCH,
@@ -35,6 +36,7 @@ CODES = (
     ENCODING,
     WRITE_CONFLICT,
     IO_ERROR,
+    NO_CHANGE,
 )
 
 
@@ -94,6 +96,13 @@ class NoMatch(EditError):
 
     def facts(self) -> dict[str, Any]:
         return {"closest": [asdict(r) for r in self.closest]}
+
+
+class NoChange(EditError):
+    """The edit would leave the file as it is: its search and replacement texts are the same,
+    or the file already reads as the replacement."""
+
+    code = NO_CHANGE
 
 
 class Ambiguous(EditError):

@@ -23,6 +23,7 @@ from .errors import (
     FILE_ID_MISMATCH,
     FORMAT_INVALID,
     IO_ERROR,
+    NO_CHANGE,
     NO_MATCH,
     NOT_READ,
     PATH_DENIED,
@@ -54,6 +55,8 @@ NEXT = {
     ENCODING: "write only characters the file's encoding can hold",
     WRITE_CONFLICT: "write each file once per response, or edit it, not both",
     IO_ERROR: "check the path (does the file exist? is it a directory?)",
+    NO_CHANGE: "leave out edits that change nothing; if the change is still needed, re-read "
+    "the file and write the lines as they should become",
 }
 
 # A lazy snippet that cannot be placed needs context, not an exact copy or replace_all.

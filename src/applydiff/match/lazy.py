@@ -35,7 +35,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..errors import Ambiguous, NoMatch, Region
+from ..errors import Ambiguous, NoChange, NoMatch, Region
 from ..text import dominant_eol
 from . import diff, indent
 from .elision import is_marker
@@ -179,7 +179,7 @@ def merge(text: str, snippet: str) -> tuple[str, LazyResult]:
         cursor = placed.end
     merged = _assemble(file_lines, placements, text)
     if merged == text:
-        raise NoMatch(
+        raise NoChange(
             "the snippet, placed in the file, changes nothing: every line it shows is already "
             "there as shown; write the changed lines in it"
         )
