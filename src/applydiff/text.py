@@ -1,30 +1,64 @@
 """Text facts shared by every layer: line terminators, the dominant one, and file ids.
 
-Only ``\\n`` and ``\\r\\n`` end a line. A lone ``\\r`` (or a form feed, or U+2028) is content:
-``str.splitlines`` would split on those and lose bytes, so it is never used on file text.
+Lines end at ``\\n`` and ``\\r\\n``, and at a lone ``\\r`` in a file whose lines end that way
+(old Mac files: :func:`cr_ends_lines`); in other files a lone ``\\r`` is content. Nothing else
+ends a line: ``str.splitlines`` also splits at form feeds, ``\\x0b``, ``\\x1c``-``\\x1e``,
+``\\x85`` and U+2028/2029, which would misplace edits and lose bytes, so it is never used on
+file text. :func:`split_lines` is the one splitter; :func:`to_lf` gives the form matching works
+on (every terminator one LF), consistent with it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 
 LF = "\n"
 CRLF = "\r\n"
+CR = "\r"
+
+# A line ended by LF, CRLF or a lone CR, or a last line without a terminator.
+_CR_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
-def to_lf(text: str) -> str:
-    """``text`` with every CRLF turned into LF (the form all matching works on)."""
-    return text.replace(CRLF, LF) if "\r" in text else text
+def cr_ends_lines(text: str) -> bool:
+    """Whether a lone CR ends lines of ``text``: more lines end with one than with LF (or
+    CRLF). Otherwise a lone CR is content.
+
+    >>> cr_ends_lines("a\\rb\\r"), cr_ends_lines("a\\rb\\n")
+    (True, False)
+    """
+    if CR not in text:
+        return False
+    lone = text.count(CR) - text.count(CRLF)
+    return lone > text.count(LF)
 
 
-def split_lines(text: str) -> list[str]:
-    """Lines with their own terminators kept; ``"".join(split_lines(t)) == t``.
+def to_lf(text: str, cr: bool = False) -> str:
+    """``text`` with every CRLF turned into LF (the form all matching works on), and every
+    lone CR too when ``cr`` (a file whose lines end with CR, see :func:`cr_ends_lines`)."""
+    if CR not in text:
+        return text
+    text = text.replace(CRLF, LF)
+    return text.replace(CR, LF) if cr else text
 
-    >>> split_lines("a\\r\\nb\\nc")
-    ['a\\r\\n', 'b\\n', 'c']
+
+def split_lines(text: str, cr: bool | None = None) -> list[str]:
+    """Lines with their own terminators kept; ``"".join(split_lines(t)) == t``. A lone CR
+    ends a line when ``cr`` (by default: when it ends the text's lines, see
+    :func:`cr_ends_lines`).
+
+    >>> split_lines("a\\r\\nb\\nc\\x0cd\\u2028e")
+    ['a\\r\\n', 'b\\n', 'c\\x0cd\\u2028e']
+    >>> split_lines("a\\rb\\rc")
+    ['a\\r', 'b\\r', 'c']
     """
     if not text:
         return []
+    if cr is None:
+        cr = cr_ends_lines(text)
+    if cr:
+        return _CR_LINE.findall(text)
     parts = text.split(LF)
     out = [p + LF for p in parts[:-1]]
     if parts[-1]:
@@ -32,10 +66,34 @@ def split_lines(text: str) -> list[str]:
     return out
 
 
+def count_lines(text: str, cr: bool | None = None) -> int:
+    """``len(split_lines(text, cr))``, without building the lines."""
+    if not text:
+        return 0
+    if cr is None:
+        cr = cr_ends_lines(text)
+    ends = text.count(LF)
+    if cr:
+        ends += text.count(CR) - text.count(CRLF)
+    return ends + (0 if ends_line(text, cr) else 1)
+
+
+def ends_line(text: str, cr: bool | None = None) -> bool:
+    """Whether ``text`` ends with a line terminator (a lone CR counts when it ends lines)."""
+    if text.endswith(LF):
+        return True
+    if not text.endswith(CR):
+        return False
+    return cr_ends_lines(text) if cr is None else cr
+
+
 def dominant_eol(text: str) -> str:
-    """The terminator most lines of ``text`` use (LF on a tie or when there is none)."""
-    if "\r" not in text:
+    """The terminator most lines of ``text`` use: LF, CRLF, or CR in a file whose lines end
+    with a lone CR (LF on a tie or when there is none)."""
+    if CR not in text:
         return LF
+    if cr_ends_lines(text):
+        return CR
     crlf = text.count(CRLF)
     return CRLF if crlf > text.count(LF) - crlf else LF
 

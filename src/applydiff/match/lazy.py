@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..errors import Ambiguous, NoChange, NoMatch, Region
-from ..text import dominant_eol
+from ..text import cr_ends_lines, dominant_eol, ends_line, split_lines
 from . import diff, indent
 from .elision import is_marker
 from .index import Coded
@@ -159,7 +159,7 @@ def _segment(lines: list[str], start: int, open_after: bool) -> Segment:
 def merge(text: str, snippet: str) -> tuple[str, LazyResult]:
     """``text`` with the lazy ``snippet`` merged in (raises ``NoMatch`` / ``Ambiguous`` with
     the segment and the reason when it cannot be placed for sure)."""
-    file_lines = text.splitlines(keepends=True)
+    file_lines = split_lines(text)  # never str.splitlines: it splits at \f, \x85, U+2028
     bare = [x.rstrip("\r\n") for x in file_lines]
     dots = frozenset(x.rstrip() for x in bare if _bare_dots(x))
     segments, lead, trail = split_snippet(snippet, dots)
@@ -1081,6 +1081,7 @@ def _placement_from(
 # -- the new text --------------------------------------------------------------------------------
 def _assemble(file_lines: list[str], placements: list[Placement], text: str) -> str:
     eol = dominant_eol(text) if text else "\n"
+    ended = ("\n", "\r") if cr_ends_lines(text) else "\n"
     out: list[str] = []
     at = 0
     for pl in placements:
@@ -1089,7 +1090,7 @@ def _assemble(file_lines: list[str], placements: list[Placement], text: str) -> 
             row = pl.same.get(i)
             if row is not None:
                 out.append(
-                    file_lines[row] if file_lines[row].endswith("\n") else file_lines[row] + eol
+                    file_lines[row] if file_lines[row].endswith(ended) else file_lines[row] + eol
                 )
                 continue
             out.append(line + eol)
@@ -1097,7 +1098,7 @@ def _assemble(file_lines: list[str], placements: list[Placement], text: str) -> 
     rest = file_lines[at:]
     out += rest
     merged = "".join(out)
-    if text and not text.endswith(("\n", "\r")) and not rest and merged.endswith(eol):
+    if text and not ends_line(text) and not rest and merged.endswith(eol):
         merged = merged[: -len(eol)]  # the file had no final newline: it still has none
     return merged
 
