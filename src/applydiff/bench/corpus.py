@@ -9,6 +9,12 @@ The intended edit is made on the block as the file holds it, so ``expected`` is 
 lines the model did not change keep the file's bytes, changed lines come out in the file's
 style. Everything is deterministic for a given seed and set of files.
 
+Two sets of files: the standard library's Python (the default), and the *foreign* corpus
+(``files="foreign"``: C headers, npm's JavaScript, C/C++, Perl, CSS/HTML, Go found on the
+machine, ``foreign_groups``). Lines the generator writes (new statements, comments, elision
+markers) are in the file's language (``Lang``). Some kinds put noise in ``old`` only
+(``LINE_KINDS``: a misquoted or cut line that ``new`` writes as the file has it).
+
 >>> cases = generate(["exact"], 1, seed=0)
 >>> cases[0].kind, cases[0].expected is not None
 ('exact', True)
@@ -22,6 +28,7 @@ import math
 import random
 import re
 import string
+import subprocess
 import sysconfig
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -64,7 +71,21 @@ REFUSE_KINDS = (
     "hallucinated_light",
     "wrong_file",
 )
-KINDS = RESOLVE_KINDS + REFUSE_KINDS
+KINDS = RESOLVE_KINDS + REFUSE_KINDS  # the standard-library corpus of ``applydiff bench``
+# Noise on the lines a model copies (issue 14); all must resolve. Kept apart from ``KINDS`` so
+# that ``applydiff bench`` keeps its corpus; ``benchmarks/accuracy.py`` runs them too.
+LINE_KINDS = (
+    "misquote_fixed",
+    "tabs_as_spaces",
+    "cut_first_line",
+    "cut_last_line",
+    "odd_line_breaks",
+    "cr_only",
+)
+ALL_KINDS = KINDS + LINE_KINDS
+# What ``benchmarks/accuracy.py`` runs on each corpus (the standard library has no tabs).
+STDLIB_KINDS = KINDS + tuple(k for k in LINE_KINDS if k != "tabs_as_spaces")
+FOREIGN_KINDS = ALL_KINDS
 # Kinds whose outcome hinges on the fuzzy tier's similarity threshold.
 FUZZY_KINDS = (
     "typo1",
@@ -98,6 +119,10 @@ NOISY_KINDS = frozenset(
         "extra_line",
         "stale_line",
         "short_block_typo",
+        "misquote_fixed",
+        "tabs_as_spaces",
+        "cut_first_line",
+        "cut_last_line",
     }
 )
 
@@ -110,6 +135,8 @@ MAX_FILE_BYTES = 250_000  # past this, stdlib files are data (pydoc topics), not
 MAX_LINE = 160
 SKIP_DIRS = frozenset({"test", "tests", "idle_test", "site-packages", "__pycache__"})
 TAB = "\t"
+# Characters ``str.splitlines`` breaks at that are not line breaks to applydiff (issue 14).
+ODD_BREAKS = ("\f", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 @dataclass(frozen=True)
@@ -128,10 +155,199 @@ class Case:
     note: str = ""  # how the case was made, for reports
 
 
+# -- languages --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Lang:
+    """How a file's language writes what the generator adds: comments, new lines, names."""
+
+    name: str
+    comment: tuple[str, str]  # a comment's opener and closer ("": it runs to the line's end)
+    comment_lines: tuple[str, ...]  # how a line that is only a comment starts
+    opens: tuple[str, ...]  # a line ending so opens a block (the next line is deeper)
+    statements: tuple[str, ...]  # new lines: format strings of ``name`` and ``n``
+    reserved: frozenset[str] = frozenset()  # words an edit never renames
+
+    def remark(self, text: str) -> str:
+        opener, closer = self.comment
+        return f"{opener} {text} {closer}" if closer else f"{opener} {text}"
+
+
+# Keywords of the brace languages (and Perl, CSS): an edit renames names, not these.
+_BRACE_WORDS = frozenset(
+    """auto bool break case char class const constexpr continue default define delete do double
+    else endif enum explicit extern false final float for friend goto ifdef ifndef include
+    inline int long mutable namespace new noexcept nullptr operator override private
+    protected public register restrict return short signed sizeof static struct switch
+    template this throw true try catch typedef typename undef union unsigned using virtual
+    void volatile while NULL async await export extends function import instanceof let null
+    require super typeof undefined var yield func package chan defer map range select
+    interface type impl pub mod use crate self Self mut match loop trait where dyn boolean
+    byte implements abstract synchronized our sub local unless elsif foreach last next
+    important inherit none if fn go in of is as""".split()  # noqa: SIM905
+)
+PY = Lang(
+    "python",
+    ("#", ""),
+    ("#",),
+    (":",),
+    (
+        "{name}_count = {n}",
+        "assert {name} is not None",
+        "log.debug('{name}: %r', {name})",
+        "self._{name} = {name}",
+        "if {name} is None:  # guard {n}",
+    ),
+)
+BRACE = Lang(
+    "brace",
+    ("//", ""),
+    ("//", "/*", "*"),
+    ("{",),
+    (
+        "{name}_count = {n};",
+        "assert({name} != 0);",
+        'debug("{name}: %d", {name});',
+        "if (!{name}) return {n};",
+        "{name} += {n};",
+    ),
+    _BRACE_WORDS,
+)
+PERL = Lang(
+    "perl",
+    ("#", ""),
+    ("#",),
+    ("{",),
+    (
+        "my ${name}_count = {n};",
+        "return {n} unless ${name};",
+        'warn "{name}: $_\\n";',
+        "local ${name} = {n};",
+        "${name}++;",
+    ),
+    _BRACE_WORDS,
+)
+CSS = Lang(
+    "css",
+    ("/*", "*/"),
+    ("/*", "*"),
+    ("{",),
+    (
+        "{name}-width: {n}px;",
+        "margin-{name}: {n}em;",
+        "z-index: {n}; /* {name} */",
+        "--{name}-size: {n}px;",
+        "{name}: inherit;",
+    ),
+    _BRACE_WORDS,
+)
+HTML = Lang(
+    "html",
+    ("<!--", "-->"),
+    ("<!--",),
+    (">",),
+    (
+        '<p class="{name}">{n}</p>',
+        '<span id="{name}-{n}"></span>',
+        '<a href="#{name}">{n}</a>',
+        "<li>{name} {n}</li>",
+        "<!-- {name} {n} -->",
+    ),
+    _BRACE_WORDS,
+)
+LANGS = {".py": PY, ".pl": PERL, ".pm": PERL, ".css": CSS, ".html": HTML, ".htm": HTML}
+
+
+def lang_of(path: str) -> Lang:
+    """By the file's extension; C, C++, JavaScript, Go, Rust, Java and the rest: ``BRACE``."""
+    return LANGS.get(Path(path).suffix.lower(), BRACE)
+
+
 # -- source files -----------------------------------------------------------------------------
+FOREIGN = "foreign"  # the ``files`` pattern that names the foreign corpus
+# The foreign corpus: (group, globs, most files taken). ``{npm}`` is ``npm root -g``.
+FOREIGN_SOURCES: tuple[tuple[str, tuple[str, ...], int], ...] = (
+    ("C headers", ("/usr/include/**/*.h",), 600),
+    ("npm JavaScript", ("{npm}/**/*.js", "{npm}/**/*.mjs", "{npm}/**/*.cjs"), 400),
+    (
+        "C and C++ sources",
+        (
+            "/usr/share/**/*.c",
+            "/usr/include/**/*.c",
+            "/usr/include/**/*.hpp",
+            "/usr/include/c++/*/bits/*.tcc",
+        ),
+        200,
+    ),
+    ("Perl", ("/usr/share/perl/**/*.pm", "/usr/share/perl5/**/*.pm"), 150),
+    ("CSS and HTML", ("/usr/share/**/*.css", "/usr/share/doc/**/*.html", "{npm}/**/*.html"), 100),
+    (
+        "Go, Rust, Java",
+        (
+            "/usr/share/**/*.go",
+            "/usr/local/go/src/**/*.go",
+            "~/.rustup/toolchains/*/lib/rustlib/src/**/*.rs",
+            "/usr/share/**/*.java",
+        ),
+        100,
+    ),
+)
+_GENERATED = re.compile(
+    r"generated by|automatically generated|auto-?generated|do not edit|@generated", re.I
+)
+
+
+@cache
+def npm_root() -> str:
+    """Where npm keeps its global packages (npm's own JavaScript is there)."""
+    try:
+        out = subprocess.run(
+            ["npm", "root", "-g"], capture_output=True, text=True, timeout=30, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    return out or "/usr/lib/node_modules"
+
+
+def handwritten(path: str) -> bool:
+    """Loads, and reads as written by hand: no generator's banner at the top, no minified
+    lines (longest line at most 400 characters, non-blank lines 100 on average)."""
+    src = load(path)
+    if src is None or _GENERATED.search(src.text[:2000]):
+        return False
+    lines = [x for x in src.lines if x.strip()]
+    return bool(lines) and max(map(len, lines)) <= 400 and sum(map(len, lines)) <= 100 * len(lines)
+
+
+@cache
+def foreign_groups() -> dict[str, list[str]]:
+    """The foreign corpus's files by group: each group's matches sorted, shuffled with a
+    fixed seed, and taken while ``handwritten`` up to the group's cap; sorted."""
+    out: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for group, patterns, cap in FOREIGN_SOURCES:
+        found: set[str] = set()
+        for pattern in patterns:
+            pattern = str(Path(pattern.format(npm=npm_root())).expanduser())
+            found.update(p for p in globlib.glob(pattern, recursive=True) if Path(p).is_file())
+        paths = sorted(found - seen)
+        random.Random(f"applydiff-foreign/{group}").shuffle(paths)
+        taken: list[str] = []
+        for p in paths:
+            if len(taken) == cap:
+                break
+            if handwritten(p):
+                taken.append(p)
+        out[group] = sorted(taken)
+        seen.update(taken)
+    return out
+
+
 def source_files(pattern: str | None = None) -> list[str]:
     """The files cases are made from: the standard library's ``*.py`` outside test
-    directories, or every file matching ``pattern`` (a recursive glob); sorted."""
+    directories, the foreign corpus (``pattern`` ``"foreign"``: ``foreign_groups``), or
+    every file matching ``pattern`` (a recursive glob); sorted."""
+    if pattern == FOREIGN:
+        return sorted(p for paths in foreign_groups().values() for p in paths)
     if pattern is None:
         root = Path(sysconfig.get_paths()["stdlib"])
         paths = [
@@ -154,6 +370,7 @@ class Source:
     haystack: str  # "\n" + keys joined + "\n": line-aligned search for loose windows
     keyset: frozenset[str]
     unit: str  # one level of indentation
+    lang: Lang = PY
 
     @property
     def n(self) -> int:
@@ -182,12 +399,14 @@ def load(path: str) -> Source | None:
         haystack(keys),
         frozenset(k for k in keys if k),
         indent_unit(lines),
+        lang_of(path),
     )
 
 
 # -- line helpers -----------------------------------------------------------------------------
 _SMART_TO_ASCII = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 _BLANKS = re.compile(r"\s+")
+_BLANK_RUNS = re.compile(r"[ \t]+")
 
 
 def loose(line: str) -> str:
@@ -221,12 +440,12 @@ def indent_unit(lines: list[str]) -> str:
     return "  " if widths[2] > widths[4] else "    "
 
 
-def is_code(line: str) -> bool:
+def is_code(line: str, lang: Lang = PY) -> bool:
     s = line.strip()
-    return bool(s) and not s.startswith("#")
+    return bool(s) and not s.startswith(lang.comment_lines)
 
 
-def good_block(block: list[str]) -> bool:
+def good_block(block: list[str], lang: Lang = PY) -> bool:
     """Worth editing: real code, some indentation, no blank or overlong edges."""
     if not block[0].strip() or not block[-1].strip():
         return False
@@ -235,7 +454,7 @@ def good_block(block: list[str]) -> bool:
     nonblank = sum(1 for x in block if x.strip())
     return (
         nonblank >= 0.6 * len(block)
-        and sum(map(is_code, block)) >= 3
+        and sum(is_code(x, lang) for x in block) >= 3
         and any(lead(x) for x in block if x.strip())
     )
 
@@ -309,6 +528,23 @@ def token_change(a: str, b: str) -> str:
 
 
 _DEF = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
+# Brace languages: a name and "(" after any words ("static int", "async"), on a line that
+# opens the body ("{" there, or alone on the next line).
+_DEF_BRACE = re.compile(r"^\s*(?:[\w$*&:<>]+\s+)*\**([A-Za-z_$][\w$]*)\s*\(")
+
+
+def defined_at(src: Source, i: int) -> str | None:
+    """The function line ``i`` of ``src`` defines, if it starts a definition."""
+    line = src.lines[i]
+    if src.lang is PY:
+        m = _DEF.match(line)
+        return m.group(1) if m else None
+    m = _DEF_BRACE.match(line)
+    if m is None or not renamable(m.group(1), src.lang):
+        return None
+    end = line.rstrip()
+    after = src.lines[i + 1].strip() if i + 1 < len(src.lines) else ""
+    return m.group(1) if end.endswith("{") or (end.endswith(")") and after == "{") else None
 
 
 @cache
@@ -319,23 +555,35 @@ def shared_defs(paths: tuple[str, ...]) -> dict[str, list[tuple[str, int]]]:
         src = load(path)
         if src is None:
             continue
-        for i, line in enumerate(src.lines):
-            m = _DEF.match(line)
-            if m:
-                where[m.group(1)].append((path, i))
+        for i in range(len(src.lines)):
+            name = defined_at(src, i)
+            if name:
+                where[name].append((path, i))
     return {k: v for k, v in sorted(where.items()) if len({p for p, _ in v}) >= 2}
+
+
+@cache
+def with_odd_breaks(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of ``paths`` that hold one of ``ODD_BREAKS`` (C headers' form feeds)."""
+    return tuple(
+        p for p in paths if (src := load(p)) is not None and any(c in src.text for c in ODD_BREAKS)
+    )
 
 
 # -- the intended edit --------------------------------------------------------------------------
 _NUM = re.compile(r"(?<![\w.])\d+(?![\w.])")
 _STR = re.compile(r"""(['"])([A-Za-z][A-Za-z0-9 _-]{0,30})\1""")
 _NAME = re.compile(r"\b[A-Za-z_]\w{2,}\b")
-_SKIP_NAMES = frozenset({"self", "cls", "None", "True", "False"})
+_SKIP_NAMES = frozenset({"self", "cls", "None", "True", "False"})  # and ``Lang.reserved``
 
 
-def names_in(lines: Iterable[str]) -> list[str]:
+def names_in(lines: Iterable[str], lang: Lang = PY) -> list[str]:
     out = {m.group() for x in lines for m in _NAME.finditer(x)}
-    return sorted(x for x in out if not keyword.iskeyword(x) and x not in _SKIP_NAMES)
+    return sorted(x for x in out if renamable(x, lang))
+
+
+def renamable(name: str, lang: Lang = PY) -> bool:
+    return not keyword.iskeyword(name) and name not in _SKIP_NAMES and name not in lang.reserved
 
 
 def change_token(
@@ -343,6 +591,7 @@ def change_token(
     line: str,
     names: list[str],
     what: Iterable[str] = ("num", "str", "name"),
+    lang: Lang = PY,
 ) -> str | None:
     """``line`` with one number, short string or identifier changed, as a model edit does
     (``what`` says which of those may change)."""
@@ -353,11 +602,7 @@ def change_token(
     if "str" in allowed:
         spans += [("str", m) for m in _STR.finditer(line)]
     if "name" in allowed:
-        spans += [
-            ("name", m)
-            for m in _NAME.finditer(line)
-            if not keyword.iskeyword(m.group()) and m.group() not in _SKIP_NAMES
-        ]
+        spans += [("name", m) for m in _NAME.finditer(line) if renamable(m.group(), lang)]
     if not spans:
         return None
     what, m = rng.choice(spans)
@@ -375,18 +620,10 @@ def change_token(
     return out if out != line else None
 
 
-def new_statement(rng: random.Random, indent: str, names: list[str]) -> str:
+def new_statement(rng: random.Random, indent: str, names: list[str], lang: Lang = PY) -> str:
     name = rng.choice(names) if names else "value"
     n = rng.randint(2, 99)
-    return indent + rng.choice(
-        [
-            f"{name}_count = {n}",
-            f"assert {name} is not None",
-            f"log.debug('{name}: %r', {name})",
-            f"self._{name} = {name}",
-            f"if {name} is None:  # guard {n}",
-        ]
-    )
+    return indent + rng.choice([x.format(name=name, n=n) for x in lang.statements])
 
 
 def deeper(indent: str, unit: str, tab: int = 4) -> str:
@@ -431,25 +668,27 @@ def make_edit(
     tab: int = 4,
     *,
     ends: bool = False,
+    lang: Lang = PY,
 ) -> Edit | None:
     """An edit to a non-blank middle line of ``block`` (the first or last too when ``ends``);
-    ``unit`` is one indentation level of the file, ``tab`` the columns a tab stands for."""
+    ``unit`` is one indentation level of the file, ``tab`` the columns a tab stands for, new
+    lines are written in ``lang``."""
     skip = set(exclude)
     lo, hi = (0, len(block)) if ends else (1, len(block) - 1)
     spots = [i for i in range(lo, hi) if block[i].strip() and i not in skip]
     if not spots:
         return None
     at = rng.choice(spots)
-    names = names_in(block)
+    names = names_in(block, lang)
     op = rng.choices(["modify", "insert", "delete"], [6, 2, 2])[0]
     if op == "modify":
-        line = change_token(rng, block[at], names)
+        line = change_token(rng, block[at], names, lang=lang)
         return None if line is None else Edit(at, op, line)
     if op == "insert":
         indent = lead(block[at])
-        if block[at].rstrip().endswith(":"):
+        if block[at].rstrip().endswith(lang.opens):
             indent = deeper(indent, unit, tab)
-        return Edit(at, op, new_statement(rng, indent, names))
+        return Edit(at, op, new_statement(rng, indent, names, lang))
     return Edit(at, op)
 
 
@@ -459,7 +698,8 @@ class Noise:
     """How the model writes the block: ``lines`` replaces given block lines (in old and new
     alike), ``every`` rewrites every line, ``elide`` turns a run of block lines into one
     marker line, ``drop`` leaves block lines out, ``extra`` puts a line the file does not
-    have there before a block line."""
+    have there before a block line, ``search`` replaces block lines in old only (new has the
+    file's line)."""
 
     every: Callable[[str], str] | None = None
     lines: dict[int, str] = field(default_factory=dict)
@@ -467,8 +707,9 @@ class Noise:
     marker: str = ""
     drop: frozenset[int] = frozenset()
     extra: dict[int, str] = field(default_factory=dict)
+    search: dict[int, str] = field(default_factory=dict)
 
-    def render(self, lines: list[str], origin: list[int | None]) -> list[str]:
+    def render(self, lines: list[str], origin: list[int | None], *, old: bool = False) -> list[str]:
         a, b = self.elide or (-1, -1)
         out = []
         for line, o in zip(lines, origin, strict=True):
@@ -482,6 +723,8 @@ class Noise:
                     out.append(self.marker)
                 continue
             x = self.lines.get(o, line) if o is not None else line
+            if old and o in self.search:
+                x = self.search[o]
             out.append(self.every(x) if self.every else x)
         return out
 
@@ -506,6 +749,44 @@ def typo(rng: random.Random, line: str) -> str | None:
         i = rng.choice(swaps)
         out = line[:i] + line[i + 1] + line[i] + line[i + 2 :]
     return out if out != line else None
+
+
+def misquote(rng: random.Random, line: str) -> tuple[str, str] | None:
+    """A line as a model misquotes it, and how: a typo, a space moved or dropped
+    (``backup="", *,`` as ``backup="",*,``, ``/* Invalid`` as ``/ *Invalid``), or a
+    punctuation mark dropped or swapped with its neighbour."""
+    start, end = len(lead(line)), len(line.rstrip())
+    how = rng.choice(["typo", "space", "punct"])
+    out: str | None = None
+    if how == "typo":
+        out = typo(rng, line)
+    elif how == "space":
+        spots = [
+            p
+            for p in range(start + 1, end - 1)
+            if line[p] == " " and line[p - 1] not in " \t" and line[p + 1] not in " \t"
+        ]
+        if not spots:
+            return None
+        p = rng.choice(spots)
+        move = rng.choice(["left", "drop", "right"])
+        how += " " + move
+        if move == "left":
+            out = line[: p - 1] + " " + line[p - 1] + line[p + 1 :]
+        elif move == "drop":
+            out = line[:p] + line[p + 1 :]
+        else:
+            out = line[:p] + line[p + 1] + " " + line[p + 2 :]
+    else:
+        spots = [p for p in range(start, end) if line[p] in string.punctuation]
+        if not spots:
+            return None
+        p = rng.choice(spots)
+        if rng.random() < 0.5 or p + 1 >= end or line[p + 1] == line[p]:
+            how, out = "punct drop", line[:p] + line[p + 1 :]
+        else:
+            how, out = "punct swap", line[:p] + line[p + 1] + line[p] + line[p + 2 :]
+    return None if out is None or out == line else (out, how)
 
 
 def escape(line: str) -> str:
@@ -561,12 +842,14 @@ class Generator:
         path = self.rng.choice(self.files)
         return None if path == exclude else load(path)
 
-    def block_at(self, lines: list[str], n: int, *, at_end: bool = False) -> tuple[int, int]:
+    def block_at(
+        self, lines: list[str], n: int, *, at_end: bool = False, lang: Lang = PY
+    ) -> tuple[int, int]:
         size = self.rng.randint(MIN_BLOCK, MAX_BLOCK)
         if n < size + 2:
             return -1, size
         start = n - size if at_end else self.rng.randrange(0, n - size + 1)
-        return (start, size) if good_block(lines[start : start + size]) else (-1, size)
+        return (start, size) if good_block(lines[start : start + size], lang) else (-1, size)
 
     def case(
         self,
@@ -580,15 +863,16 @@ class Generator:
         note: str = "",
         refuse: bool = False,
         hint: int | None = None,
-        crlf: bool = False,
+        eol: str = "\n",
         final_newline: bool | None = None,
     ) -> Case | None:
-        """Assemble and check a case: ``lines`` is the file (LF) as the engine sees it,
-        ``block`` the lines the model meant (at ``start``, unless ``refuse``)."""
+        """Assemble and check a case: ``lines`` is the file as the engine sees it (with
+        ``eol`` line endings), ``block`` the lines the model meant (at ``start``, unless
+        ``refuse``); the model writes ``\n``."""
         edited, origin = edit.apply(block)
         if edited == block:
             return None
-        old_lines = noise.render(block, list(range(len(block))))
+        old_lines = noise.render(block, list(range(len(block))), old=True)
         new_lines = noise.render(edited, origin)
         if final_newline is None:
             final_newline = self.rng.random() < 0.8
@@ -604,9 +888,9 @@ class Generator:
         expected = None
         if not refuse:
             expected = "\n".join(lines[:start] + edited + lines[start + len(block) :])
-        if crlf:
-            text = text.replace("\n", "\r\n")
-            expected = expected.replace("\n", "\r\n") if expected is not None else None
+        if eol != "\n":
+            text = text.replace("\n", eol)
+            expected = expected.replace("\n", eol) if expected is not None else None
         parts = [edit.describe()] + ([note] if note else [])
         return Case(
             self.kind,
@@ -625,7 +909,7 @@ class Generator:
         src = self.source()
         if src is None:
             return None
-        start, size = self.block_at(src.lines, src.n, at_end=at_end)
+        start, size = self.block_at(src.lines, src.n, at_end=at_end, lang=src.lang)
         if start < 0:
             return None
         if not self.unique_in(src, start, size):
@@ -649,7 +933,7 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         return edit and self.case(src, src.lines, start, block, edit, Noise())
 
     def k_crlf(self) -> Case | None:
@@ -657,19 +941,30 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
-        return edit and self.case(src, src.lines, start, block, edit, Noise(), crlf=True)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
+        return edit and self.case(src, src.lines, start, block, edit, Noise(), eol="\r\n")
+
+    def k_cr_only(self) -> Case | None:
+        """The file ends its lines with a lone CR (old Mac style); the model writes LF."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
+        if edit is None:
+            return None
+        return self.case(src, src.lines, start, block, edit, Noise(), eol="\r")
 
     def k_trailing_newline_missing(self) -> Case | None:
         src = self.source()
         if src is None:
             return None
         lines = src.text.rstrip().split("\n")
-        start, size = self.block_at(lines, len(lines), at_end=True)
+        start, size = self.block_at(lines, len(lines), at_end=True, lang=src.lang)
         if start < 0 or not unique(lines, start, size):
             return None
         block = lines[start:]
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         final = self.rng.random() < 0.5
         note = "old ends with a newline" if final else "old ends without a newline"
         return edit and self.case(
@@ -681,7 +976,7 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         where = self.rng.choice(["model", "file", "both"])
@@ -716,7 +1011,7 @@ class Generator:
         if levels < 1 or not all(x.startswith(unit * levels) for x in block if x.strip()):
             return None
         cut = unit * self.rng.randint(1, levels)
-        edit = make_edit(self.rng, block, unit)
+        edit = make_edit(self.rng, block, unit, lang=src.lang)
 
         def dedent(x: str) -> str:
             return x[len(cut) :] if x.startswith(cut) else x.strip()
@@ -730,7 +1025,7 @@ class Generator:
             return None
         src, start, block = got
         add = src.unit * self.rng.randint(1, 2)
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
 
         def indent(x: str) -> str:
             return add + x if x.strip() else x
@@ -753,11 +1048,11 @@ class Generator:
             how, to_model = "file tabs (converted), model spaces", lambda x: untabify(x, unit)
             lines = [tabify(x, unit) for x in lines]
             file_unit, tab = TAB, len(unit)
-        start, size = self.block_at(lines, src.n)
+        start, size = self.block_at(lines, src.n, lang=src.lang)
         if start < 0 or not unique(lines, start, size):
             return None
         block = lines[start : start + size]
-        edit = make_edit(self.rng, block, file_unit, tab=tab)
+        edit = make_edit(self.rng, block, file_unit, tab=tab, lang=src.lang)
         return edit and self.case(src, lines, start, block, edit, Noise(to_model), note=how)
 
     def k_first_line_unindented(self) -> Case | None:
@@ -767,7 +1062,7 @@ class Generator:
         src, start, block = got
         if not lead(block[0]):
             return None
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         noise = Noise(lines={0: block[0].lstrip()})
         return edit and self.case(src, src.lines, start, block, edit, noise)
 
@@ -783,7 +1078,7 @@ class Generator:
         cut = self.rng.randint(math.ceil(len(line) / 2), len(line) - 1)
         if len(line[:cut].strip()) < 3 or not line[cut:].strip():
             return None
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         noise = Noise(lines={i: line[:cut]})
         which = "first" if i == 0 else "last"
         note = f"{which} line cut to {cut}/{len(line)} chars"
@@ -802,7 +1097,7 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
@@ -824,7 +1119,7 @@ class Generator:
         src, start, block = got
         if not any('"' in x for x in block):
             return None
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         return edit and self.case(src, src.lines, start, block, edit, Noise(escape))
 
     def k_smart_quotes(self) -> Case | None:
@@ -832,7 +1127,7 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         if self.rng.random() < 0.5:
@@ -851,12 +1146,11 @@ class Generator:
             return None
         i = self.rng.choice(spots)
         line = block[i]
-        if line.lstrip().startswith("#") and ("'" in line or '"' in line):
+        if line.lstrip().startswith(src.lang.comment_lines) and ("'" in line or '"' in line):
             fancy = smarten(line)
         else:
-            fancy = line + self.rng.choice(
-                ["  # the “fast” path", "  # don’t touch", "  # see ‘notes’", "  # “legacy”"]
-            )
+            remark = self.rng.choice(["the “fast” path", "don’t touch", "see ‘notes’", "“legacy”"])
+            fancy = line + "  " + src.lang.remark(remark)
         lines = list(src.lines)
         lines[start + i] = fancy
         if not unique(lines, start, len(block)):
@@ -872,7 +1166,7 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         size = len(block)
@@ -886,7 +1180,8 @@ class Generator:
             return None
         a, b = self.rng.choice(runs)
         first = next(x for x in block[a:b] if x.strip())
-        noise = Noise(elide=(a, b), marker=lead(first) + ELISION_MARKER)
+        marker = lead(first) + src.lang.remark(ELISION_MARKER[2:])
+        noise = Noise(elide=(a, b), marker=marker)
         note = f"block lines {a + 1}-{b} elided"
         return self.case(src, src.lines, start, block, edit, noise, note=note)
 
@@ -899,7 +1194,7 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         # Not the edited line; not the line after an inserted one (where the new line goes
@@ -921,7 +1216,7 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         # Before block line p, with p - 1 and p both unedited (not next to the edit).
@@ -934,14 +1229,14 @@ class Generator:
         line = None
         if self.rng.random() < 0.5:
             how = "made-up statement"
-            line = new_statement(self.rng, indent, names_in(block))
+            line = new_statement(self.rng, indent, names_in(block, src.lang), src.lang)
         else:
             how = "line from elsewhere in the file"
             for _ in range(20):
                 x = self.rng.choice(src.lines).strip()
                 if (
                     12 <= len(x) <= 100
-                    and is_code(x)
+                    and is_code(x, src.lang)
                     and x[-1] not in ":([{,\\"
                     and loose(x) not in keys
                 ):
@@ -959,14 +1254,14 @@ class Generator:
         if got is None:
             return None
         src, start, block = got
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         spots = [i for i, x in enumerate(block) if i != edit.at and x.strip()]
         self.rng.shuffle(spots)
-        names = names_in(block)
+        names = names_in(block, src.lang)
         for i in spots:
-            stale = change_token(self.rng, block[i], names, what=("num", "name"))
+            stale = change_token(self.rng, block[i], names, what=("num", "name"), lang=src.lang)
             if stale is not None and loose(stale) != loose(block[i]):
                 break
         else:
@@ -987,9 +1282,9 @@ class Generator:
         block = src.lines[start : start + size]
         if not block[0].strip() or not block[-1].strip() or any(len(x) > MAX_LINE for x in block):
             return None
-        if sum(map(is_code, block)) < 2 or not self.unique_in(src, start, size):
+        if sum(is_code(x, src.lang) for x in block) < 2 or not self.unique_in(src, start, size):
             return None
-        edit = make_edit(self.rng, block, src.unit, ends=True)
+        edit = make_edit(self.rng, block, src.unit, ends=True, lang=src.lang)
         if edit is None:
             return None
         spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
@@ -1006,6 +1301,165 @@ class Generator:
         # line after a blank one leaves new ending in "\n", which reads as no blank line.
         last = edit.at == size - 1 or None
         return self.case(src, src.lines, start, block, edit, noise, note=note, final_newline=last)
+
+    # -- noise on copied lines (issue 14) ----------------------------------------------------
+    def k_misquote_fixed(self) -> Case | None:
+        """One old line misquoted (a typo, a space or punctuation mark moved or dropped) that
+        new writes as the file has it; the intended edit is on another line."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
+        if edit is None:
+            return None
+        spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
+        if not spots:
+            return None
+        i = self.rng.choice(spots)
+        quoted = misquote(self.rng, block[i])
+        if quoted is None:
+            return None
+        wrong, how = quoted
+        note = f"{how} in block line {i + 1}: {token_change(block[i], wrong)}; new has the line"
+        return self.case(src, src.lines, start, block, edit, Noise(search={i: wrong}), note=note)
+
+    def k_tabs_as_spaces(self) -> Case | None:
+        """Every tab in old and new retyped as spaces (tab width 8, or 4), alignment tabs
+        mid-line too; the edit changes a line or adds one. A changed line differs from its old
+        line in the changed token only (the spaces around it are the same), an added line has
+        the indentation of a neighbour (and no neighbour of the same width has other bytes),
+        so ``expected`` (the file's tabs everywhere, a new line with its neighbour's bytes) is
+        what the model meant."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        tabs = sum(x.count(TAB) for x in block)
+        if not tabs:
+            return None
+        width = self.rng.choice([8, 8, 8, 4])
+
+        def spaced(x: str) -> str:
+            return x.expandtabs(width)
+
+        edit = make_edit(self.rng, block, src.unit, tab=width, lang=src.lang)
+        if edit is None or edit.op == "delete":
+            return None
+        if edit.op == "modify":
+            if _BLANK_RUNS.findall(spaced(edit.line)) != _BLANK_RUNS.findall(
+                spaced(block[edit.at])
+            ):
+                return None
+        else:
+            indent = lead(edit.line)
+            near = [lead(x) for x in block[edit.at : edit.at + 2] if x.strip()]
+            if indent not in near or any(x != indent and spaced(x) == spaced(indent) for x in near):
+                return None
+        mid = sum(x[len(lead(x)) :].count(TAB) for x in block)
+        note = f"tab width {width}; {tabs} tabs in the block, {mid} of them mid-line"
+        return self.case(src, src.lines, start, block, edit, Noise(spaced), note=note)
+
+    def k_cut_first_line(self) -> Case | None:
+        return self.cut_line(last=False)
+
+    def k_cut_last_line(self) -> Case | None:
+        return self.cut_line(last=True)
+
+    def cut_line(self, *, last: bool) -> Case | None:
+        """Old's first or last line cut short mid-line (its end left out); new holds the
+        file's full line."""
+        got = self.plain()
+        if got is None:
+            return None
+        src, start, block = got
+        i = len(block) - 1 if last else 0
+        line = block[i].rstrip()
+        begin = len(lead(line))
+        if len(line) - begin < 8:
+            return None
+        short = line[: self.rng.randint(begin + 3, len(line) - 1)].rstrip()
+        if len(short) - begin < 3:
+            return None
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
+        which = "last" if last else "first"
+        note = f"{which} line cut to {len(short)}/{len(line)} chars; new has the full line"
+        if edit is None:
+            return None
+        noise = Noise(search={i: short})
+        return self.case(src, src.lines, start, block, edit, noise, note=note, final_newline=True)
+
+    def k_odd_line_breaks(self) -> Case | None:
+        """Lines near the edit hold characters ``str.splitlines`` breaks at (``ODD_BREAKS``):
+        where the file has them (half the cases when some files do), or put in (at a line's
+        start, middle or end, or a line of their own, as C's form feeds); the model copies
+        them, verbatim, with a typo on another line, or indented one level more."""
+        holding = with_odd_breaks(tuple(self.files))
+        own = bool(holding) and self.rng.random() < 0.5
+        src = load(self.rng.choice(holding)) if own else self.source()
+        if src is None:
+            return None
+        lines = list(src.lines)
+        if own:
+            natural = [i for i in range(src.n) if any(c in lines[i] for c in ODD_BREAKS)]
+            at = self.rng.choice(natural)
+            size = self.rng.randint(MIN_BLOCK, MAX_BLOCK)
+            start = at - self.rng.randint(1, size - 2)
+            if start < 0 or start + size > src.n:
+                return None
+            how = "the file's own"
+        else:
+            start, size = self.block_at(lines, src.n, lang=src.lang)
+            if start < 0:
+                return None
+            block = lines[start : start + size]
+            at = self.rng.randrange(1, size - 1)
+            put = []
+            for _ in range(self.rng.choice([1, 1, 2, 3])):
+                i, ch = self.rng.choice([at - 1, at, at + 1]), self.rng.choice(ODD_BREAKS)
+                where = self.rng.choice(["start", "middle", "end", "own line"])
+                x = block[i]
+                if where == "middle":
+                    spots = [p for p in range(len(lead(x)) + 1, len(x.rstrip())) if x[p - 1] == " "]
+                    where = "middle" if spots else "end"
+                if where == "start":
+                    block[i] = ch + x
+                elif where == "middle":
+                    p = self.rng.choice(spots)
+                    block[i] = x[:p] + ch + x[p:]
+                elif where == "end":
+                    block[i] = x + ch
+                else:
+                    block[i] = ch + "\n" + x  # split into lines below
+                put.append(f"{ch!r} {where}")
+            block = "\n".join(block).split("\n")
+            lines[start : start + size] = block
+            size = len(block)
+            how = "put in: " + ", ".join(put)
+        block = lines[start : start + size]
+        odd = [i for i, x in enumerate(block) if any(c in x for c in ODD_BREAKS)]
+        if not odd or not good_block(block, src.lang) or not unique(lines, start, size):
+            return None
+        near = {i + d for i in odd for d in (-1, 0, 1)}
+        far = [i for i in range(size) if i not in near]
+        edit = make_edit(self.rng, block, src.unit, far, lang=src.lang)
+        if edit is None:
+            return None
+        variant = self.rng.choice(["verbatim", "verbatim", "typo", "indented"])
+        noise = Noise()
+        if variant == "typo":
+            spots = [i for i in far if i != edit.at and len(block[i].strip()) >= 4]
+            i = self.rng.choice(spots) if spots else -1
+            wrong = typo(self.rng, block[i]) if spots else None
+            if wrong is None:
+                return None
+            noise.lines[i] = wrong
+        elif variant == "indented":
+            unit = src.unit
+            noise.every = lambda x: unit + x if x.strip(" \t") else x
+        lines_at = ", ".join(str(i + 1) for i in odd)
+        note = f"{how}; odd characters in block lines {lines_at}; model: {variant}"
+        return self.case(src, lines, start, block, edit, noise, note=note)
 
     # -- duplicates ---------------------------------------------------------------------------
     def with_copy(
@@ -1034,7 +1488,7 @@ class Generator:
         lines, orig, copy = placed
         if not unique(lines, orig, len(block), count=2):
             return None
-        edit = make_edit(self.rng, block, src.unit)
+        edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
         if not hint:
@@ -1059,7 +1513,7 @@ class Generator:
         src, start, block = got
         spots = [i for i, x in enumerate(block) if x.strip()]
         j = self.rng.choice(spots)
-        changed = change_token(self.rng, block[j], names_in(block))
+        changed = change_token(self.rng, block[j], names_in(block, src.lang), lang=src.lang)
         if changed is None or loose(changed) == loose(block[j]):
             return None
         twin = [*block[:j], changed, *block[j + 1 :]]
@@ -1071,7 +1525,7 @@ class Generator:
         meant = block if target == orig else twin
         if not unique(lines, target, len(meant)):
             return None
-        edit = make_edit(self.rng, meant, src.unit)
+        edit = make_edit(self.rng, meant, src.unit, lang=src.lang)
         if edit is None:
             return None
         noise, how = Noise(), "exact"
@@ -1094,7 +1548,7 @@ class Generator:
         keys = [loose(x) for x in block if x.strip()]
         if sum(k in src.keyset for k in keys) > 0.5 * len(keys):
             return None  # mostly boilerplate this file shares; not clearly absent
-        edit = make_edit(self.rng, block, other.unit)
+        edit = make_edit(self.rng, block, other.unit, lang=other.lang)
         note = f"block from {other.path}"
         return edit and self.case(src, src.lines, 0, block, edit, Noise(), refuse=True, note=note)
 
@@ -1115,7 +1569,7 @@ class Generator:
                 fake[i] = lead(block[i]) + line
         else:
             how = "identifiers renamed"
-            names = names_in(block)
+            names = names_in(block, src.lang)
             self.rng.shuffle(names)
             pool = self.foreign_names(src)
             renamed: dict[str, str] = {}
@@ -1133,7 +1587,7 @@ class Generator:
             return None
         if any(loose(fake[i]) in src.keyset for i in nonblank if fake[i] != block[i]):
             return None  # a "hallucinated" line the file does hold somewhere
-        edit = make_edit(self.rng, fake, src.unit)
+        edit = make_edit(self.rng, fake, src.unit, lang=src.lang)
         note = f"{how}; real block at line {start + 1}"
         return edit and self.case(
             src, src.lines, start, fake, edit, Noise(), refuse=True, note=note
@@ -1147,7 +1601,7 @@ class Generator:
             return None
         src, start, block = got
         nonblank = [i for i, x in enumerate(block) if x.strip()]
-        code = "\n".join(x for x in block if is_code(x))
+        code = "\n".join(x for x in block if is_code(x, src.lang))
 
         def where(name: str) -> list[int]:
             pat = re.compile(rf"\b{re.escape(name)}\b")
@@ -1157,7 +1611,7 @@ class Generator:
             n = re.escape(name)
             return re.search(rf"\.{n}\b|\b{n}\s*[(\[.=,):]", code) is not None
 
-        spread = [x for x in names_in(block) if len(where(x)) >= 3 and in_code(x)]
+        spread = [x for x in names_in(block, src.lang) if len(where(x)) >= 3 and in_code(x)]
         if not spread:
             return None
         name = self.rng.choice(spread)
@@ -1172,7 +1626,7 @@ class Generator:
         other = self.rng.choice(pool)
         pat = re.compile(rf"\b{re.escape(name)}\b")
         fake = [pat.sub(other, x) for x in block]
-        edit = make_edit(self.rng, fake, src.unit)
+        edit = make_edit(self.rng, fake, src.unit, lang=src.lang)
         note = (
             f"{name} -> {other} on {len(where(name))} of {len(nonblank)} lines; "
             f"real block at line {start + 1}"
@@ -1201,7 +1655,7 @@ class Generator:
             return None
         block = other.lines[a_start : a_start + size]
         keys = other.keys[a_start : a_start + size]
-        if not good_block(block) or "\n".join(block) in src.text:
+        if not good_block(block, other.lang) or "\n".join(block) in src.text:
             return None
         if occurrences(src.haystack, haystack(keys), 1):
             return None
@@ -1222,7 +1676,7 @@ class Generator:
         if near_copy(keys, src):
             return None
         differing, _ = line_diff(keys, src.keys[b_start : b_start + count])
-        edit = make_edit(self.rng, block, other.unit)
+        edit = make_edit(self.rng, block, other.unit, lang=other.lang)
         note = (
             f"def {name}: block from {a_path}:{a_start + 1}; closest at line {b_start + 1} "
             f"({count} lines): similarity {sim:.3f}, {differing} lines differ"
@@ -1235,7 +1689,11 @@ class Generator:
             if other is None:
                 continue
             line = self.rng.choice(other.lines).strip()
-            if 12 <= len(line) <= 100 and is_code(line) and loose(line) not in src.keyset:
+            if (
+                12 <= len(line) <= 100
+                and is_code(line, other.lang)
+                and loose(line) not in src.keyset
+            ):
                 return line
         return None
 
@@ -1244,7 +1702,11 @@ class Generator:
             other = self.source(exclude=src.path)
             if other is not None:
                 start = self.rng.randrange(0, max(1, other.n - 50))
-                names = [x for x in names_in(other.lines[start : start + 50]) if x not in src.text]
+                names = [
+                    x
+                    for x in names_in(other.lines[start : start + 50], other.lang)
+                    if x not in src.text
+                ]
                 if len(names) >= 5:
                     return names
         return []
@@ -1265,8 +1727,8 @@ def generate(
         raise ValueError(f"no source files match {files!r}")
     out: list[Case] = []
     for kind in kinds:
-        if kind not in KINDS:
-            raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+        if kind not in ALL_KINDS:
+            raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(ALL_KINDS)}")
         gen = Generator(kind, seed, paths)
         got = 0
         for _ in range(per_kind * max_tries):
