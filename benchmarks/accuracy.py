@@ -1,9 +1,13 @@
 """Run the generated corpus through the matching ladder and count what it got right.
 
+Two corpora: ``stdlib`` (the standard library's Python, the default) and ``foreign`` (C
+headers, npm's JavaScript, C/C++, Perl, CSS/HTML, Go: ``corpus.foreign_groups``).
+
 Each case ends as one of:
 
 * ``correct``: the result is exactly ``expected`` (or the engine refused a must-refuse case);
-* ``whitespace_off``: applied, and differs from ``expected`` only in whitespace;
+* ``whitespace_off``: applied, and differs from ``expected`` only in whitespace (wrong too:
+  bytes the model did not touch are the file's bytes);
 * ``refused``: an ``EditError`` where a result was expected;
 * ``misapplied``: anything else: applied in the wrong place or the wrong way, or applied where
   it must refuse;
@@ -11,10 +15,12 @@ Each case ends as one of:
 
 Usage::
 
-    PYTHONPATH=src python benchmarks/accuracy.py [--per-kind 200] [--seed 0] [--threshold X]
-        [--sweep] [--json PATH] [--files GLOB] [--kinds a,b] [--show 3]
+    PYTHONPATH=src python benchmarks/accuracy.py [--corpus stdlib|foreign] [--per-kind 200]
+        [--seed 0 | --seeds 0,1,2] [--threshold X] [--sweep] [--json PATH] [--files GLOB]
+        [--kinds a,b] [--show 3]
 
-Exits 1 when any case was misapplied or crashed (with ``--sweep``: only when one crashed).
+Exits 1 when any case was misapplied, whitespace-off or crashed (with ``--sweep``: only when
+one crashed).
 """
 
 from __future__ import annotations
@@ -29,7 +35,16 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import applydiff
-from applydiff.bench.corpus import FUZZY_KINDS, KINDS, REFUSE_KINDS, Case, generate
+from applydiff.bench.corpus import (
+    FOREIGN,
+    FOREIGN_KINDS,
+    FUZZY_KINDS,
+    REFUSE_KINDS,
+    STDLIB_KINDS,
+    Case,
+    foreign_groups,
+    generate,
+)
 from applydiff.bench.markdown import diff, engine_state, fence
 
 try:  # the tier that answered, without a second lookup
@@ -38,6 +53,8 @@ except ImportError:  # pragma: no cover - older/newer engine layout
     replace_with_matches = None
 
 OUTCOMES = ("correct", "whitespace_off", "refused", "misapplied", "crashed")
+WRONG = ("whitespace_off", "misapplied", "crashed")
+CORPORA = {"stdlib": (None, STDLIB_KINDS), "foreign": (FOREIGN, FOREIGN_KINDS)}
 SWEEP = (*(round(0.50 + 0.05 * i, 2) for i in range(10)), 0.97, 0.98)
 
 
@@ -55,9 +72,13 @@ class Result:
     actual: str | None = None
     error: str = ""
     nearest: float | None = None  # a refusal's closest region (NoMatch), its similarity
+    seed: int = 0
 
 
-def run_case(case: Case, index: int, threshold: float | None) -> Result:
+Key = tuple[int, str, int]  # seed, kind, index among the kind's cases of that seed
+
+
+def run_case(case: Case, index: int, threshold: float | None, seed: int = 0) -> Result:
     t0 = time.perf_counter()
     conf: float | None = None
     try:
@@ -81,11 +102,20 @@ def run_case(case: Case, index: int, threshold: float | None) -> Result:
         outcome = "correct" if case.expected is None else "refused"
         closest = getattr(e, "closest", None) or []
         near = max((r.similarity for r in closest), default=None)
-        return _result(case, index, outcome, answer, None, ms, error=str(e), nearest=near)
+        return _result(
+            case, index, outcome, answer, None, ms, error=str(e), nearest=near, seed=seed
+        )
     except Exception as e:  # an engine bug: report it, do not stop the run
         ms = (time.perf_counter() - t0) * 1000
         return _result(
-            case, index, "crashed", type(e).__name__, None, ms, error=traceback.format_exc()
+            case,
+            index,
+            "crashed",
+            type(e).__name__,
+            None,
+            ms,
+            error=traceback.format_exc(),
+            seed=seed,
         )
     ms = (time.perf_counter() - t0) * 1000
     if case.expected is None:
@@ -96,7 +126,7 @@ def run_case(case: Case, index: int, threshold: float | None) -> Result:
         outcome = "whitespace_off"
     else:
         outcome = "misapplied"
-    return _result(case, index, outcome, answer, conf, ms, actual=out)
+    return _result(case, index, outcome, answer, conf, ms, actual=out, seed=seed)
 
 
 def _result(
@@ -110,6 +140,7 @@ def _result(
     actual: str | None = None,
     error: str = "",
     nearest: float | None = None,
+    seed: int = 0,
 ) -> Result:
     keep = actual if outcome in ("misapplied", "whitespace_off") else None
     return Result(
@@ -125,30 +156,34 @@ def _result(
         keep,
         error,
         nearest,
+        seed,
     )
 
 
-def indexed(cases: list[Case]) -> list[tuple[int, Case]]:
+def indexed(cases: list[Case], seed: int = 0) -> list[tuple[Key, Case]]:
     seen: Counter[str] = Counter()
     out = []
     for c in cases:
-        out.append((seen[c.kind], c))
+        out.append(((seed, c.kind, seen[c.kind]), c))
         seen[c.kind] += 1
     return out
 
 
 def run_all(
-    cases: list[tuple[int, Case]], threshold: float | None, label: str = ""
+    cases: list[tuple[Key, Case]], threshold: float | None, label: str = ""
 ) -> list[Result]:
     out = []
-    for n, (i, case) in enumerate(cases, 1):
-        out.append(run_case(case, i, threshold))
+    for n, ((seed, _, i), case) in enumerate(cases, 1):
+        out.append(run_case(case, i, threshold, seed))
         if n % 100 == 0 or n == len(cases):
             print(f"\r{label}{n}/{len(cases)} cases", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     for r in out:
         if r.outcome == "crashed":
-            print(f"CRASH {r.kind} #{r.index} {r.path}:{r.line}\n{r.error}", file=sys.stderr)
+            print(
+                f"CRASH seed {r.seed} {r.kind} #{r.index} {r.path}:{r.line}\n{r.error}",
+                file=sys.stderr,
+            )
     return out
 
 
@@ -175,20 +210,61 @@ def table(results: list[Result], kinds: list[str]) -> str:
     return "\n".join(head + rows)
 
 
-def failures(results: list[Result], cases: dict[tuple[str, int], Case], show: int) -> str:
-    bad = [r for r in results if r.outcome in ("misapplied", "crashed")]
+def per_seed(results: list[Result], kinds: list[str], seeds: list[int]) -> str:
+    """Outcomes per kind and seed: ``cases: correct / whitespace_off / refused / misapplied``
+    (``+N crashed`` when any), and each kind's correct share over all seeds."""
+    head = [
+        "Each cell: cases: correct / whitespace_off / refused / misapplied.",
+        "",
+        "| kind | must | " + " | ".join(f"seed {x}" for x in seeds) + " | correct, all seeds |",
+        "|---|---|" + "--:|" * len(seeds) + "--:|",
+    ]
+
+    def cell(rs: list[Result]) -> str:
+        c = Counter(r.outcome for r in rs)
+        text = f"{len(rs)}: " + " / ".join(str(c[o]) for o in OUTCOMES[:4])
+        return text + (f" +{c['crashed']} crashed" if c["crashed"] else "")
+
+    rows = []
+    for kind in [*kinds, None]:
+        rs = [r for r in results if kind is None or r.kind == kind]
+        if not rs:
+            continue
+        must = "" if kind is None else "refuse" if kind in REFUSE_KINDS else "apply"
+        cells = [cell([r for r in rs if r.seed == x]) for x in seeds]
+        share = sum(r.outcome == "correct" for r in rs) / len(rs)
+        name = "**total**" if kind is None else kind
+        rows.append(f"| {name} | {must} | " + " | ".join(cells) + f" | {100 * share:.1f}% |")
+    apply = [r for r in results if r.kind not in REFUSE_KINDS]
+    lines = []
+    for x in [*seeds, None]:
+        rs = [r for r in apply if x is None or r.seed == x]
+        if rs:
+            ok = sum(r.outcome == "correct" for r in rs)
+            wrong = sum(r.outcome in WRONG for r in results if x is None or r.seed == x)
+            label = "all seeds" if x is None else f"seed {x}"
+            lines.append(
+                f"- {label}: {ok}/{len(rs)} ({100 * ok / len(rs):.1f}%) of the must-apply "
+                f"cases correct; {wrong} wrong (whitespace_off, misapplied or crashed)"
+            )
+    return "\n".join([*head, *rows, "", *lines])
+
+
+def failures(results: list[Result], cases: dict[Key, Case], show: int) -> str:
+    bad = [r for r in results if r.outcome in WRONG]
     if not bad:
-        return "No case was misapplied or crashed."
-    out = [f"## Misapplied or crashed: {len(bad)} case(s)", ""]
+        return "No case was misapplied, whitespace-off or crashed."
+    out = [f"## Misapplied, whitespace-off or crashed: {len(bad)} case(s)", ""]
     shown: Counter[str] = Counter()
     for r in bad:
-        case = cases[(r.kind, r.index)]
+        case = cases[(r.seed, r.kind, r.index)]
         shown[r.kind] += 1
         if shown[r.kind] > show:
             continue
         conf = f" ({r.confidence:.3f})" if r.confidence is not None else ""
         out += [
-            f"### {r.outcome}: {r.kind} #{r.index}, {r.path}, block at line {r.line}",
+            f"### {r.outcome}: {r.kind} #{r.index} (seed {r.seed}), {r.path}, "
+            f"block at line {r.line}",
             f"- made by: {r.note}",
             f"- answered by: {r.answer}{conf}; hint_line={case.hint_line}",
             "",
@@ -209,7 +285,7 @@ def failures(results: list[Result], cases: dict[tuple[str, int], Case], show: in
     return "\n".join(out)
 
 
-def sweep(cases: list[tuple[int, Case]]) -> tuple[dict[float, list[Result]], str]:
+def sweep(cases: list[tuple[Key, Case]]) -> tuple[dict[float, list[Result]], str]:
     """Every case at every threshold of ``SWEEP``, and the table of outcomes."""
     by_t = {t: run_all(cases, t, f"threshold {t:.2f}: ") for t in SWEEP}
     resolve = [k for k in FUZZY_KINDS if k not in REFUSE_KINDS]
@@ -217,7 +293,7 @@ def sweep(cases: list[tuple[int, Case]]) -> tuple[dict[float, list[Result]], str
     head = [
         "| threshold | correct | whitespace_off | refused | misapplied | crashed "
         "| fuzzy must-resolve: correct / refused / misapplied "
-        "| fuzzy must-refuse: refused / misapplied | misapplied by kind |",
+        "| fuzzy must-refuse: refused / misapplied | wrong by kind |",
         "|--:|--:|--:|--:|--:|--:|--:|--:|---|",
     ]
     rows = []
@@ -225,7 +301,7 @@ def sweep(cases: list[tuple[int, Case]]) -> tuple[dict[float, list[Result]], str
         c = Counter(r.outcome for r in rs)
         f = Counter(r.outcome for r in rs if r.kind in resolve)
         g = Counter(r.outcome for r in rs if r.kind in refuse)
-        mis = Counter(r.kind for r in rs if r.outcome == "misapplied")
+        mis = Counter(r.kind for r in rs if r.outcome in WRONG)
         by_kind = ", ".join(f"{k} {n}" for k, n in mis.most_common()) or "-"
         mark = " (default)" if abs(t - applydiff.DEFAULT_THRESHOLD) < 1e-9 else ""
         cells = [f"{t:.2f}{mark}", *(str(c[o]) for o in OUTCOMES)]
@@ -281,36 +357,50 @@ def spread(groups: dict[tuple[str, str], list[float]]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--per-kind", type=int, default=200)
+    ap.add_argument("--corpus", choices=sorted(CORPORA), default="stdlib", help="default stdlib")
+    ap.add_argument("--per-kind", type=int, default=200, help="cases per kind and seed")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seeds", help="comma-separated seeds (instead of --seed), e.g. 0,1,2")
     ap.add_argument("--threshold", type=float, default=None, help="fuzzy threshold to use")
     ap.add_argument("--sweep", action="store_true", help=f"run at thresholds {SWEEP}")
     ap.add_argument("--json", metavar="PATH", help="write per-case results here")
-    ap.add_argument("--files", metavar="GLOB", help="source files (default: the stdlib)")
-    ap.add_argument("--kinds", help="comma-separated kinds (default: all)")
+    ap.add_argument("--files", metavar="GLOB", help="source files (default: the corpus's)")
+    ap.add_argument("--kinds", help="comma-separated kinds (default: the corpus's)")
     ap.add_argument("--show", type=int, default=3, help="failures shown per kind")
     args = ap.parse_args(argv)
 
-    kinds = args.kinds.split(",") if args.kinds else list(KINDS)
+    files, corpus_kinds = CORPORA[args.corpus]
+    files = args.files or files
+    kinds = args.kinds.split(",") if args.kinds else list(corpus_kinds)
+    seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]
     t0 = time.perf_counter()
-    cases = indexed(generate(kinds, args.per_kind, args.seed, args.files))
+    cases = [
+        kc for seed in seeds for kc in indexed(generate(kinds, args.per_kind, seed, files), seed)
+    ]
     took = time.perf_counter() - t0
     print(f"generated {len(cases)} cases in {took:.1f}s", file=sys.stderr)
-    short = Counter(c.kind for _, c in cases)
-    for k in kinds:
-        if short[k] < args.per_kind:
-            print(f"warning: only {short[k]} cases of kind {k}", file=sys.stderr)
-    by_key = {(c.kind, i): c for i, c in cases}
+    short = Counter((key[0], c.kind) for key, c in cases)
+    for seed in seeds:
+        for k in kinds:
+            if short[seed, k] < args.per_kind:
+                print(
+                    f"warning: only {short[seed, k]} cases of kind {k}, seed {seed}",
+                    file=sys.stderr,
+                )
+    by_key = dict(cases)
+    where = args.files or ("the standard library" if args.corpus == "stdlib" else "foreign files")
     config = {
+        "corpus": args.corpus,
         "per_kind": args.per_kind,
-        "seed": args.seed,
-        "files": args.files,
+        "seeds": seeds,
+        "files": files,
         "engine": engine_state(),
     }
+    what = f"{args.corpus} corpus, seeds {','.join(map(str, seeds))}, {len(cases)} cases"
 
     if args.sweep:
         by_t, text = sweep(cases)
-        print(f"# Threshold sweep ({len(cases)} cases, seed {args.seed}, {engine_state()})")
+        print(f"# Threshold sweep ({what}, {engine_state()})")
         print(f"\n{text}")
         if args.json:
             dump(args.json, {**config, "sweep": {str(t): rs for t, rs in by_t.items()}})
@@ -320,14 +410,26 @@ def main(argv: list[str] | None = None) -> int:
     results = run_all(cases, args.threshold)
     took = time.perf_counter() - t0
     threshold = args.threshold if args.threshold is not None else applydiff.DEFAULT_THRESHOLD
-    print(f"# Accuracy (threshold {threshold}, seed {args.seed}, {len(cases)} cases, {took:.0f}s)")
-    print(f"\n{engine_state()}\n")
+    print(f"# Accuracy (threshold {threshold}, {what}, {took:.0f}s)")
+    print(f"\n{engine_state()}; cases from {where}{sources(files)}\n")
     print(table(results, kinds))
+    print()
+    print("## Per kind and seed\n")
+    print(per_seed(results, kinds, seeds))
     print()
     print(failures(results, by_key, args.show))
     if args.json:
         dump(args.json, {**config, "threshold": threshold, "results": results})
-    return 1 if any(r.outcome in ("misapplied", "crashed") for r in results) else 0
+    return 1 if any(r.outcome in WRONG for r in results) else 0
+
+
+def sources(files: str | None) -> str:
+    """The foreign corpus's file groups, for the report's header."""
+    if files != FOREIGN:
+        return ""
+    groups = foreign_groups()
+    total = sum(map(len, groups.values()))
+    return f" ({total} files: " + ", ".join(f"{g} {len(p)}" for g, p in groups.items()) + ")"
 
 
 def dump(path: str, data: dict[str, Any]) -> None:

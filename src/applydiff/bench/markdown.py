@@ -11,20 +11,24 @@ import applydiff
 
 
 def fence(text: str, lang: str = "", limit: int = 40) -> str:
-    """``text`` in a fence (at most ``limit`` lines), tabs and trailing blanks made visible."""
+    """``text`` in a fence (at most ``limit`` lines), tabs, trailing blanks and other
+    invisible characters (form feeds, CR, U+2028) made visible."""
     lines = text.rstrip("\n").split("\n") if lang != "diff" else text.split("\n")
     if len(lines) > limit:
         lines = [*lines[:limit], f"... ({len(lines) - limit} more lines)"]
-    body = "\n".join(repr(x)[1:-1] if "\t" in x or x != x.rstrip() else x for x in lines)
+    body = "\n".join(repr(x)[1:-1] if not x.isprintable() or x != x.rstrip() else x for x in lines)
     return f"```{lang}\n{body}\n```"
 
 
 def diff(a: str, b: str) -> str:
-    """A unified diff of ``a`` to ``b`` without its header, line endings made alike."""
-    lines = difflib.unified_diff(
-        a.replace("\r\n", "\n").split("\n"), b.replace("\r\n", "\n").split("\n"), n=2, lineterm=""
-    )
-    return "\n".join(list(lines)[2:]) or "(no difference after CRLF -> LF: line endings differ)"
+    """A unified diff of ``a`` to ``b`` without its header, line endings (CRLF, CR) made
+    alike."""
+
+    def split(x: str) -> list[str]:
+        return x.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+    lines = difflib.unified_diff(split(a), split(b), n=2, lineterm="")
+    return "\n".join(list(lines)[2:]) or "(no difference after CRLF, CR -> LF: line endings differ)"
 
 
 def engine_state() -> str:
