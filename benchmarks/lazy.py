@@ -11,18 +11,26 @@ the file must hold afterwards is known exactly. Each case ends as one of:
 * ``refused``: an ``EditError`` (the right answer for a terse snippet whose context line is
   repeated in the file; a missed merge otherwise);
 * ``misapplied``: a merge that is not the expected text;
+* ``whitespace-off``: a merge that differs from the expected text in whitespace only (bytes
+  the model did not touch came back changed): as wrong as misapplied;
 * ``crashed``: an exception that is not an ``EditError`` (an engine bug).
 
 "Placeable" cases are the careful ones and the terse ones whose context lines are unique: a
 merge that reads the snippet right can place them for sure. Times are of ``merge`` alone.
 
+``--brace`` runs the brace-language corpus instead (``applydiff.bench.lazy_brace``:
+JavaScript, TypeScript, Java, Go, Rust, C, CSS and HTML files, real ones from the machine and
+generated ones full of repeated lines, with ``whole`` and ``scoped`` context besides careful
+and terse), and adds a table by language for every seed.
+
 Usage::
 
     PYTHONPATH=src python benchmarks/lazy.py [--cases 1500] [--seed 0] [--seeds 0,1,2]
         [--files GLOB] [--json PATH] [--show N]
+    PYTHONPATH=src python benchmarks/lazy.py --brace [--cases 2400] [--langs c,go] ...
 
 With several seeds: one totals row per seed, the per-group tables for the first. Exits 1 when
-any case was misapplied or crashed.
+any case was misapplied, whitespace-off or crashed.
 """
 
 from __future__ import annotations
@@ -41,13 +49,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import applydiff
+from applydiff.bench import lazy_brace
 from applydiff.bench.lazy import KINDS, LazyCase, generate
 from applydiff.bench.markdown import diff, engine_state, fence
 from applydiff.match.lazy import merge, split_snippet
 from applydiff.progress import progress_bar
 
-OUTCOMES = ("correct", "refused", "misapplied", "crashed")
-CONTEXTS = ("careful", "terse, unique lines", "terse, repeated lines")
+# whitespace-off: a merge whose text differs from the expected one in whitespace only (bytes
+# the model did not touch came back different): wrong, like misapplied.
+OUTCOMES = ("correct", "refused", "misapplied", "crashed", "whitespace-off")
+WRONG = ("misapplied", "whitespace-off", "crashed")
+CONTEXTS = ("careful", "whole", "scoped", "terse, unique lines", "terse, repeated lines")
 MARKER_SHAPES = ("lead, trail", "lead, no trail", "no lead, trail", "no lead, no trail")
 
 # Refusal messages (applydiff.match.lazy) -> a short reason; the first fragment found wins.
@@ -96,7 +108,14 @@ def run_case(case: LazyCase) -> Outcome:
     ms = (time.perf_counter() - t0) * 1000
     if out == case.expected:
         return Outcome(case, "correct", ms)
+    if squeezed(out) == squeezed(case.expected):
+        return Outcome(case, "whitespace-off", ms, actual=out)
     return Outcome(case, "misapplied", ms, actual=out)
+
+
+def squeezed(text: str) -> list[str]:
+    """The text's words, line by line, blank lines left out."""
+    return [" ".join(x.split()) for x in text.splitlines() if x.strip()]
 
 
 def run_all(cases: list[LazyCase], label: str = "") -> list[Outcome]:
@@ -136,10 +155,6 @@ def end_markers(case: LazyCase) -> list[str]:
     return sorted(out)
 
 
-def placeable(case: LazyCase) -> bool:
-    return case.context == "careful" or case.unique_context
-
-
 def percentile(xs: list[float], q: float) -> float:
     if not xs:
         return 0.0
@@ -154,9 +169,9 @@ def pct(a: int, b: int) -> str:
 # -- reports --------------------------------------------------------------------------------
 def totals_table(runs: dict[int, list[Outcome]]) -> str:
     head = [
-        "| seed | cases | correct | refused | misapplied | crashed | placeable correct "
-        "| median ms | p90 ms |",
-        "|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "| seed | cases | correct | refused | misapplied | crashed | whitespace-off "
+        "| placeable correct | median ms | p90 ms |",
+        "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     rows = []
     every = [r for rs in runs.values() for r in rs]
@@ -165,7 +180,7 @@ def totals_table(runs: dict[int, list[Outcome]]) -> str:
         groups.append(("**all**", every))
     for name, rs in groups:
         c = Counter(r.outcome for r in rs)
-        places = [r for r in rs if placeable(r.case)]
+        places = [r for r in rs if r.case.placeable]
         good = sum(1 for r in places if r.outcome == "correct")
         ms = [r.ms for r in rs]
         cells = [name, str(len(rs)), *(str(c[o]) for o in OUTCOMES)]
@@ -184,8 +199,9 @@ def group_table(
             groups.setdefault(k, []).append(r)
     names = [k for k in order if k in groups] + sorted(k for k in groups if k not in order)
     head = [
-        f"| {title} | cases | correct | refused | misapplied | crashed | correct % | median ms |",
-        "|---|--:|--:|--:|--:|--:|--:|--:|",
+        f"| {title} | cases | correct | refused | misapplied | crashed | whitespace-off "
+        "| correct % | median ms |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     rows = []
     for k in names:
@@ -215,9 +231,34 @@ def refusal_table(results: list[Outcome]) -> str:
     return "\n".join(head + rows)
 
 
+def language_table(results: list[Outcome]) -> str:
+    """Per language: the outcomes and the share of placeable cases merged."""
+    head = [
+        "| language | cases | correct | refused | misapplied | whitespace-off | crashed "
+        "| placeable merged | median ms |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    by: dict[str, list[Outcome]] = {}
+    for r in results:
+        by.setdefault(r.case.lang, []).append(r)
+    order = [x for x in lazy_brace.LANGS if x in by] + sorted(set(by) - set(lazy_brace.LANGS))
+    rows = []
+    for name, rs in [(x, by[x]) for x in order] + [("**all**", results)]:
+        c = Counter(r.outcome for r in rs)
+        places = [r for r in rs if r.case.placeable]
+        good = sum(1 for r in places if r.outcome == "correct")
+        cells = [name, str(len(rs))]
+        cells += [str(c[o]) for o in ("correct", "refused", "misapplied", "whitespace-off")]
+        cells += [str(c["crashed"]), f"{good}/{len(places)} ({pct(good, len(places))})"]
+        cells.append(f"{statistics.median(r.ms for r in rs) if rs else 0:.2f}")
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(head + rows)
+
+
 def group_tables(results: list[Outcome]) -> str:
     def kinds(case: LazyCase) -> list[str]:
-        return sorted(set(case.kinds), key=KINDS.index)
+        order = KINDS + tuple(k for k in lazy_brace.KINDS if k not in KINDS)
+        return sorted(set(case.kinds), key=order.index)
 
     parts = [
         ("By regions", "regions", lambda c: [f"{c.regions} region(s)"], []),
@@ -225,10 +266,12 @@ def group_tables(results: list[Outcome]) -> str:
             "By kind (a case with regions of several kinds counts under each)",
             "kind",
             kinds,
-            list(KINDS),
+            [*KINDS, "member"],
         ),
         ("By context", "context", lambda c: [c.context_group], list(CONTEXTS)),
         ("By markers", "markers", lambda c: [c.markers], list(MARKER_SHAPES)),
+        ("By source", "file", lambda c: [source(c)], ["real", "generated"]),
+        ("By noise", "snippet", lambda c: [c.noise or "as copied"], ["as copied"]),
         (
             "Cases with a replace_end region, by the marker after that region",
             "marker after the changed last line",
@@ -243,15 +286,20 @@ def group_tables(results: list[Outcome]) -> str:
     return "\n".join(out)
 
 
+def source(case: LazyCase) -> str:
+    return "generated" if case.path.startswith("<generated") else "real"
+
+
 def failures(results: list[Outcome], show: int) -> str:
-    bad = [r for r in results if r.outcome in ("misapplied", "crashed")]
+    bad = [r for r in results if r.outcome in WRONG]
     if not bad:
-        return "No case was misapplied or crashed."
-    out = [f"### Misapplied or crashed: {len(bad)} case(s)", ""]
+        return "No case was misapplied, whitespace-off or crashed."
+    out = [f"### Misapplied, whitespace-off or crashed: {len(bad)} case(s)", ""]
     for r in bad[:show]:
         c = r.case
         out += [
-            f"#### {r.outcome}: {short_path(c.path)}, {c.shape}, kinds {', '.join(c.kinds)}",
+            f"#### {r.outcome}: {short_path(c.path)} ({c.lang}), {c.shape}, "
+            f"kinds {', '.join(c.kinds)}{', ' + c.noise if c.noise else ''}",
             "",
             "snippet:",
             fence(c.snippet),
@@ -275,10 +323,12 @@ def record(seed: int, r: Outcome) -> dict[str, Any]:
     c = r.case
     out: dict[str, Any] = {
         "seed": seed,
+        "lang": c.lang,
         "path": c.path,
         "regions": c.regions,
         "kinds": list(c.kinds),
         "context": c.context_group,
+        "noise": c.noise,
         "lead_marker": c.lead_marker,
         "trail_marker": c.trail_marker,
         "outcome": r.outcome,
@@ -286,8 +336,10 @@ def record(seed: int, r: Outcome) -> dict[str, Any]:
         "reason": r.reason,
         "error": r.error,
     }
-    if r.outcome in ("misapplied", "crashed"):
+    if r.outcome in WRONG:
         out["snippet"] = c.snippet
+        if source(c) == "generated":
+            out["text"] = c.text
     if r.actual is not None:
         out["diff"] = diff(c.expected, r.actual)
     return out
@@ -295,20 +347,34 @@ def record(seed: int, r: Outcome) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--cases", type=int, default=1500, help="cases per seed")
+    ap.add_argument("--cases", type=int, help="cases per seed (1500; --brace: 2400)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seeds", help="comma-separated seeds (overrides --seed)")
     ap.add_argument("--files", metavar="GLOB", help="source files (default: the stdlib)")
     ap.add_argument("--json", metavar="PATH", help="write per-case results here")
-    ap.add_argument("--show", type=int, default=3, help="misapplied/crashed cases shown")
+    ap.add_argument("--show", type=int, default=3, help="wrong or crashed cases shown")
+    ap.add_argument("--brace", action="store_true", help="the brace-language corpus")
+    ap.add_argument(
+        "--langs", help=f"--brace: comma-separated languages ({','.join(lazy_brace.LANGS)})"
+    )
     args = ap.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
+    if args.cases is None:
+        args.cases = 2400 if args.brace else 1500
+    langs = tuple(args.langs.split(",")) if args.langs else lazy_brace.LANGS
+    if args.brace and not set(langs) <= set(lazy_brace.LANGS):
+        ap.error(f"--langs: one of {', '.join(lazy_brace.LANGS)}")
+
+    def cases_for(seed: int) -> list[LazyCase]:
+        if args.brace:
+            return lazy_brace.generate(args.cases, seed, langs)
+        return generate(args.cases, seed, args.files)
 
     runs: dict[int, list[Outcome]] = {}
     gen_s = merge_s = 0.0
     for seed in seeds:
         t0 = time.perf_counter()
-        cases = generate(args.cases, seed, args.files)
+        cases = cases_for(seed)
         gen_s += time.perf_counter() - t0
         if len(cases) < args.cases:
             print(f"warning: seed {seed}: only {len(cases)} cases", file=sys.stderr)
@@ -318,22 +384,30 @@ def main(argv: list[str] | None = None) -> int:
 
     first = seeds[0]
     n = sum(len(rs) for rs in runs.values())
+    corpus = f"brace languages: {', '.join(langs)}" if args.brace else "Python"
     print(
-        f"## Lazy snippets ({args.cases} cases per seed, seeds {', '.join(map(str, seeds))}; "
-        f"generated in {gen_s:.0f}s, merged in {merge_s:.1f}s)"
+        f"## Lazy snippets, {corpus} ({args.cases} cases per seed, seeds "
+        f"{', '.join(map(str, seeds))}; generated in {gen_s:.0f}s, merged in {merge_s:.1f}s)"
     )
     print(f"\n{engine_state()}, Python {sys.version.split()[0]}; {n} cases\n")
     print(totals_table(runs))
     print(
-        "\nplaceable correct: correct / (careful + terse-unique cases); ms: merge() per snippet\n"
+        "\nplaceable correct: correct / (careful, whole and scoped + terse-unique cases); "
+        "ms: merge() per snippet\n"
     )
+    if args.brace:
+        for seed, rs in runs.items():
+            print(f"## Seed {seed}, by language\n")
+            print(language_table(rs))
+            print()
     print(f"## Seed {first}, by group\n")
     print(group_tables(runs[first]))
     print()
-    bad = [r for rs in runs.values() for r in rs if r.outcome in ("misapplied", "crashed")]
+    bad = [r for rs in runs.values() for r in rs if r.outcome in WRONG]
     print(failures(bad, args.show))
     if args.json:
         data = {
+            "corpus": "brace" if args.brace else "python",
             "cases": args.cases,
             "seeds": seeds,
             "files": args.files,

@@ -47,6 +47,8 @@ class LazyCase:
     trail_marker: bool
     # Every line of context shown is unique in the file (so terse context can be placed).
     unique_context: bool = True
+    lang: str = "python"
+    noise: str = ""  # "retyped": the snippet's indentation written with spaces for tabs
 
     @property
     def markers(self) -> str:
@@ -56,10 +58,18 @@ class LazyCase:
 
     @property
     def context_group(self) -> str:
-        """``careful``, or terse with unique or repeated lines (refused rightly then)."""
-        if self.context == "careful":
-            return "careful"
+        """``careful`` (or another style that shows enough, ``whole``, ``scoped``), or terse
+        with unique or repeated lines (refused rightly then)."""
+        if self.context != "terse":
+            return self.context
         return f"terse, {'unique' if self.unique_context else 'repeated'} lines"
+
+    @property
+    def placeable(self) -> bool:
+        """A merge that reads the snippet right can place it for sure: careful context (the
+        brace corpus keeps only careful, whole and scoped snippets whose context is unique),
+        or terse context whose lines are unique."""
+        return self.context != "terse" or self.unique_context
 
     @property
     def shape(self) -> str:
