@@ -877,6 +877,8 @@ class Generator:
         if final_newline is None:
             final_newline = self.rng.random() < 0.8
         tail = "\n" if final_newline else ""
+        if start + len(block) == len(lines) and self.kind != "trailing_newline_missing":
+            tail = ""  # the block ends a file without a final newline; so do old and new
         old, new = "\n".join(old_lines) + tail, "\n".join(new_lines) + tail
         text = "\n".join(lines)
         if old == new:
