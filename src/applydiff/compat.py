@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .text import split_lines
+
 COMPATS = ("filesystem", "fast-apply", "anthropic")
 
 
@@ -176,7 +178,7 @@ def check(compat: str) -> str:
 
 def head_tail(text: str, head: int | None, tail: int | None) -> str:
     """The first ``head`` or last ``tail`` lines of ``text``, line terminators kept."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     if head is not None:
         return "".join(lines[:head])
     if tail is not None:

@@ -35,7 +35,7 @@ from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
 from .match.lazy import has_markers
 from .match.lazy import merge as merge_lazy
-from .text import dominant_eol, file_id
+from .text import LF, count_lines, dominant_eol, ends_line, file_id
 
 # Readings of a block with several '=======' lines tried, times the file's length: each is
 # a search of the whole file (a few scans of it), so this bounds the op at about a second.
@@ -253,10 +253,11 @@ class _Run:
         if current is not None:
             self.check_id(op, path, current)
             # A whole-file write keeps the file's line endings when the model wrote plain LF.
-            if dominant_eol(current) == "\r\n" and "\r" not in content:
-                content = content.replace("\n", "\r\n")
+            eol = dominant_eol(current)
+            if eol != LF and "\r" not in content:
+                content = content.replace(LF, eol)
         self.state[path] = content
-        lines = content.count("\n") + (0 if content.endswith("\n") else 1)
+        lines = count_lines(content)
         return EditReport(index, path, "write", "write", 1.0, 1, max(lines, 1))
 
     def replace(self, index: int, op: Replace, path: str) -> EditReport:
@@ -298,7 +299,7 @@ class _Run:
         else:
             new_body, matches = self.one_reading(body, op, hint, threshold, top)
         new_text = head + new_body
-        if op.final_newline and new_text and not new_text.endswith("\n"):
+        if op.final_newline and new_text and not ends_line(new_text):
             new_text += dominant_eol(new_text)
         if new_text == text:
             _unchanged(path, _report(index, path, "replace", matches, offset=top))
@@ -329,10 +330,10 @@ class _Run:
     def append(self, index: int, op: Replace, path: str, text: str) -> EditReport:
         """A chunk of pure additions: it goes at the end of the file."""
         eol = dominant_eol(text)
-        body = text if not text or text.endswith("\n") else text + eol
+        body = text if not text or ends_line(text) else text + eol
         added = op.new.replace("\r\n", "\n").replace("\n", eol)
         new_text = body + added
-        if op.final_newline and new_text and not new_text.endswith("\n"):
+        if op.final_newline and new_text and not ends_line(new_text):
             new_text += eol
         self.state[path] = new_text
         first = region.count_lines(body) + 1

@@ -31,7 +31,7 @@ from .errors import (
     WRITE_CONFLICT,
 )
 from .ir import KIND, Anchored, Lazy, Op, Replace
-from .text import file_id
+from .text import file_id, line_texts
 
 if TYPE_CHECKING:
     from .session import Session
@@ -239,9 +239,7 @@ def numbered(
 ) -> str:
     """Lines ``first``..``last`` as ``  12| text``; with ``excerpt``, big texts are cut to
     excerpts around the given lines."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = line_texts(text)
     lo, hi = first, len(lines) if last is None else min(last, len(lines))
     keep: set[int] = set(range(lo, hi + 1))
     if excerpt and len(keep) > EXCERPT_OVER:
@@ -334,7 +332,7 @@ def _changed(original: str | None, current: str | None) -> float:
     """Share of lines changed between two versions: 0 the same, 1 nothing in common."""
     if original is None or current is None:
         return 1.0 if original != current else 0.0
-    a, b = original.splitlines(), current.splitlines()
+    a, b = line_texts(original), line_texts(current)
     if not a and not b:
         return 0.0
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .match.normalize import chars, collapse, content, rstrip
-from .text import to_lf
+from .text import count_lines, cr_ends_lines, line_texts, split_lines, to_lf
 
 # Scope lines are compared ever more loosely; the first comparison that finds one wins.
 _COMPARISONS: tuple[Callable[[str], str], ...] = (
@@ -22,6 +22,10 @@ _COMPARISONS: tuple[Callable[[str], str], ...] = (
 
 def line_start(text: str, line: int) -> int:
     """Offset where 0-based ``line`` starts (the text's length past the end)."""
+    if line <= 0:
+        return 0
+    if cr_ends_lines(text):
+        return sum(map(len, split_lines(text, True)[:line]))
     pos = 0
     for _ in range(line):
         nl = text.find("\n", pos)
@@ -31,13 +35,9 @@ def line_start(text: str, line: int) -> int:
     return pos
 
 
-def count_lines(text: str) -> int:
-    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-
-
 def find_line(text: str, wanted: str, first: int) -> int | None:
     """The 0-based number of the first line at or after ``first`` that reads ``wanted``."""
-    lines = to_lf(text).split("\n")[first:]
+    lines = line_texts(text)[first:]
     for norm in _COMPARISONS:
         key = norm(wanted)
         if not key.strip():
@@ -51,10 +51,9 @@ def find_line(text: str, wanted: str, first: int) -> int | None:
 def tail_top(text: str, old: str) -> int:
     """First line of the smallest tail of ``text`` that can hold ``old`` (and the blank lines
     that end the file)."""
-    lines = to_lf(text).split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    cr = cr_ends_lines(text)
+    lines = line_texts(text, cr)
     blank = 0
     while blank < len(lines) and not lines[-1 - blank].strip():
         blank += 1
-    return max(0, len(lines) - count_lines(to_lf(old).strip("\n") + "\n") - blank)
+    return max(0, len(lines) - count_lines(to_lf(old, cr).strip("\n") + "\n", False) - blank)

@@ -66,6 +66,20 @@ def split_lines(text: str, cr: bool | None = None) -> list[str]:
     return out
 
 
+def line_texts(text: str, cr: bool | None = None) -> list[str]:
+    """The lines :func:`split_lines` finds, without their terminators.
+
+    >>> line_texts("a\\r\\nb\\x85c\\n")
+    ['a', 'b\\x85c']
+    """
+    if not text:
+        return []
+    lines = to_lf(text, cr_ends_lines(text) if cr is None else cr).split(LF)
+    if not lines[-1]:
+        lines.pop()
+    return lines
+
+
 def count_lines(text: str, cr: bool | None = None) -> int:
     """``len(split_lines(text, cr))``, without building the lines."""
     if not text:

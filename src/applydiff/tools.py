@@ -26,7 +26,7 @@ from .errors import CONFLICT, IO_ERROR, EditError
 from .formats.tool_calls import TOOLS
 from .ir import Move, Op, Replace, Write
 from .session import Session
-from .text import dominant_eol, file_id, split_lines
+from .text import count_lines, dominant_eol, ends_line, file_id, split_lines
 from .workspace import Result, Workspace
 
 MODES = (
@@ -613,7 +613,7 @@ class ToolLayer:
         if isinstance(shown, ToolResult):
             return shown
         text, status, note = shown
-        count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        count = count_lines(text)
         first = max(first, 1)
         if last is not None and last < first:
             return _error(
@@ -833,7 +833,7 @@ class ToolLayer:
         if new.endswith("\n"):  # one line terminator ends the text; more are blank lines
             new = new[:-1]
         added = [x + eol for x in new.split("\n")]
-        open_end = bool(parts) and not parts[-1].endswith("\n")
+        open_end = bool(parts) and not ends_line(base)
         if line == len(parts) and open_end:
             # After a last line without a newline: that line gets one, the new last one not.
             parts[-1] += eol

@@ -45,7 +45,20 @@ from .ir import Op
 from .merge3 import merge3
 from .policy import Policy, denied
 from .session import FileChange, Session
-from .text import UTF8, Binary, Encoding, decode, dominant_eol, encode, file_id
+from .text import (
+    CR,
+    LF,
+    UTF8,
+    Binary,
+    Encoding,
+    cr_ends_lines,
+    decode,
+    dominant_eol,
+    encode,
+    ends_line,
+    file_id,
+    split_lines,
+)
 
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
 
@@ -59,7 +72,7 @@ class FileText:
     file_id: str
     encoding: str
     bom: bool
-    eol: str  # the dominant line terminator: "\n" or "\r\n"
+    eol: str  # the dominant line terminator: "\n", "\r\n" or "\r"
     final_newline: bool
     mode: int
 
@@ -129,14 +142,21 @@ class Result:
 
 
 def unified_diff(path: str, before: str | None, after: str | None) -> str:
-    a = (before or "").splitlines(keepends=True)
-    b = (after or "").splitlines(keepends=True)
+    a, b = _diff_lines(before or ""), _diff_lines(after or "")
     for lines in (a, b):
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += "\n\\ No newline at end of file\n"
     old = f"a/{path}" if before is not None else "/dev/null"
     new = f"b/{path}" if after is not None else "/dev/null"
     return "".join(difflib.unified_diff(a, b, old, new))
+
+
+def _diff_lines(text: str) -> list[str]:
+    """The lines of ``text`` for a diff: as the edit paths split them, a lone CR that ends a
+    line shown as a newline (difflib puts no terminator of its own after a line)."""
+    cr = cr_ends_lines(text)
+    lines = split_lines(text, cr)
+    return [x[:-1] + LF if x.endswith(CR) else x for x in lines] if cr else lines
 
 
 class _Files(Mapping[str, str]):
@@ -234,7 +254,7 @@ class Workspace:
             encoding=got.encoding.label(),
             bom=bool(got.encoding.bom),
             eol=dominant_eol(got.text),
-            final_newline=got.text.endswith("\n"),
+            final_newline=ends_line(got.text),
             mode=stat.S_IMODE(got.mode),
         )
 

@@ -102,7 +102,9 @@ def replace_with_matches(
             expected="non-empty search text",
         )
     doc = Doc(text, shown_from=shown_from)
-    old = to_lf(old)
+    old = doc.lf(old)
+    if doc.cr:  # a lone CR the model wrote ends a line here, as in the file
+        new = doc.lf(new)
     _check_new_markers(doc, old, new)
     if not (report or replace_all or doc.has_cr):
         # The common case first: the search text occurs once, exactly. One find for it,
@@ -159,7 +161,7 @@ def _search(
         raise FormatInvalid("the search text is empty", expected="non-empty search text")
     hint = None if hint_line is None else max(hint_line - 1, 0)
     return Search(
-        doc, to_lf(old), hint=hint, threshold=_threshold(threshold), replace_all=replace_all
+        doc, doc.lf(old), hint=hint, threshold=_threshold(threshold), replace_all=replace_all
     )
 
 

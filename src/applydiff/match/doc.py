@@ -1,5 +1,9 @@
 """A file's text prepared for matching: LF-normalized, with lazy, local line access.
 
+Lines end where ``text.split_lines`` ends them: at LF, CRLF, and a lone CR in a file whose
+lines end with one (old Mac files); each terminator becomes one LF in ``Doc.t`` and comes back
+as it was when the text is spliced.
+
 Matching a 20-line block in a 100k-line file must cost about as much as one ``str.find`` over
 it, so nothing here splits the whole text into lines up front: lines are read around the
 places the anchors point at, and line numbers are counted from the nearest known checkpoint.
@@ -9,12 +13,13 @@ from __future__ import annotations
 
 import bisect
 
-from ..text import CRLF, LF
+from ..text import CR, CRLF, LF, cr_ends_lines, to_lf
 from .index import LineIndex
 
 
 class Doc:
-    """Matching view of ``text``: ``t`` is the text with CRLF turned into LF.
+    """Matching view of ``text``: ``t`` is the text with every line terminator turned into
+    LF (CRLF always, a lone CR when ``cr``: the file's lines end with one).
 
     Positions (``pos``) are offsets into ``t``; :meth:`orig_offset` maps them back.
     """
@@ -26,6 +31,7 @@ class Doc:
         "_line_count",
         "_mark_lines",
         "_mark_pos",
+        "cr",
         "has_cr",
         "n",
         "orig",
@@ -37,8 +43,9 @@ class Doc:
         self.orig = text
         # Lines the caller cut off above this text: added to the line numbers errors show.
         self.shown_from = shown_from
-        self.has_cr = "\r" in text
-        self.t = text.replace(CRLF, LF) if self.has_cr else text
+        self.has_cr = CR in text
+        self.cr = self.has_cr and cr_ends_lines(text)
+        self.t = to_lf(text, self.cr)
         self.n = len(self.t)
         self._crlf: list[int] | None = None
         self._dominant: str | None = None
@@ -49,6 +56,11 @@ class Doc:
         self._mark_lines = [0]
 
     # -- line terminators -------------------------------------------------------------
+    def lf(self, text: str) -> str:
+        """A text of the model's (a search or replacement) with its line terminators read as
+        this file's are, turned into LF."""
+        return to_lf(text, self.cr)
+
     @property
     def crlf(self) -> list[int]:
         """Sorted positions (in ``t``) of the newlines that were CRLF in the original."""
@@ -77,12 +89,16 @@ class Doc:
             return LF
         crlf = self.crlf
         i = bisect.bisect_left(crlf, nl_pos)
-        return CRLF if i < len(crlf) and crlf[i] == nl_pos else LF
+        if i < len(crlf) and crlf[i] == nl_pos:
+            return CRLF
+        return CR if self.cr and self.orig[nl_pos + i] == CR else LF
 
     def dominant_eol(self) -> str:
         """The terminator most lines end with (counted once: a splice asks once per hit)."""
         if not self.has_cr:
             return LF
+        if self.cr:
+            return CR
         if self._dominant is None:
             crlf = len(self.crlf)
             self._dominant = CRLF if crlf > self.t.count(LF) - crlf else LF
