@@ -1,5 +1,5 @@
-"""Line breaks (issue 14, items 3, 9): lines end only at LF, CRLF and, in a file whose lines
-end that way, a lone CR (CR-only files).
+"""Line breaks (issue 14, items 3, 8, 9): lines end only at LF, CRLF and, in a file whose
+lines end that way, a lone CR; a search text quoted from the middle of a line; CR-only files.
 
 The characters ``str.splitlines`` also splits at (form feed, ``\\x0b``, ``\\x1c``-``\\x1e``,
 ``\\x85``, U+2028/2029) are content: every tier and the lazy merge either write exactly the
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from applydiff import EditError, Workspace, locate, replace
+from applydiff import Ambiguous, EditError, NoMatch, Workspace, locate, replace
 from applydiff.engine import apply_ops
 from applydiff.ir import Lazy, Replace, Write
 from applydiff.match.lazy import merge as merge_lazy
@@ -223,6 +223,86 @@ def test_lazy_merge_writes_the_expected_bytes_or_refuses(edit, lead, trail):
     except EditError:
         return
     assert out == expected
+
+
+# -- item 8: a search text that starts mid-line ------------------------------------------------
+def test_unique_multi_line_search_from_mid_line_is_the_exact_tier():
+    text = "a = 1\nfoo_bar = 2\n\nb = 3\n"
+    assert locate(text, "oo_bar = 2\n\nb = 3\n").tier == "exact"
+    out = replace(text, "oo_bar = 2\n\nb = 3\n", "oo_bar = 5\n\nb = 6\n")
+    assert out == "a = 1\nfoo_bar = 5\n\nb = 6\n"
+    assert replace(text.replace("\n", "\r\n"), "oo_bar = 2\n\nb = 3\n", "oo_bar = 5\n") == (
+        "a = 1\r\nfoo_bar = 5\r\n"
+    )
+    assert replace(text.replace("\n", "\r"), "oo_bar = 2\n\nb = 3\n", "oo_bar = 5\n") == (
+        "a = 1\rfoo_bar = 5\r"
+    )
+
+
+def test_search_from_mid_line_keeps_the_start_of_the_line():
+    text = "    is_subset_sets = Dispatcher('x')\n    return 1\n"
+    old = "s_subset_sets = Dispatcher('x')\n    return 1\n"
+    assert replace(text, old, old) == text
+    out = replace(text, old, "s_subset_sets = Dispatcher('y')\n    return 2\n")
+    assert out == "    is_subset_sets = Dispatcher('y')\n    return 2\n"
+
+
+def test_search_from_mid_line_at_several_places_is_ambiguous():
+    text = "foo_bar = 2\nb = 3\nzoo_bar = 2\nb = 3\n"
+    with pytest.raises(Ambiguous):
+        replace(text, "oo_bar = 2\nb = 3\n", "oo_bar = 5\nb = 3\n")
+
+
+def test_search_from_mid_line_that_also_fits_whole_lines_elsewhere_is_ambiguous():
+    text = "x_count = 0\ny = 1\nz = 2\ncount = 0  \ny = 1\n"
+    with pytest.raises(Ambiguous) as e:
+        replace(text, "count = 0\ny = 1\n", "count = 5\ny = 1\n")
+    assert e.value.lines == [1, 4]
+
+
+def test_replacement_that_repeats_the_start_of_the_line_is_refused():
+    text = "a = 1\nfoo_bar = 2\n\nb = 3\n"
+    with pytest.raises(NoMatch) as e:
+        replace(text, "oo_bar = 2\n\nb = 3\n", "foo_bar = 5\n\nb = 6\n")
+    assert "middle of line 2" in e.value.message and "'f' again" in e.value.message
+    with pytest.raises(NoMatch) as e:
+        replace(text + "c = 4\n", "oo_bar = 2\n\nb = 3\n", "")
+    assert "blank" in e.value.message
+
+
+def test_unindented_line_with_its_first_character_dropped_and_written_whole():
+    """A typo that drops a line's first character reads as a search from mid-line; the
+    replacement writes the line whole, so the exact tier leaves it to the tolerant ones."""
+    text = "def compute(values, scale):\n    total = sum(values)\n    return total * scale\n"
+    old = "ef compute(values, scale):\n    total = sum(values)\n    return total * scale\n"
+    new = "def compute(values, scale=1):\n    total = sum(values)\n    return total * scale\n"
+    assert replace(text, old, new) == new
+
+
+def test_tolerant_tier_never_cuts_into_a_line_the_search_does_not_cover():
+    text = (
+        "def a():\n"
+        "    is_subset_sets = Dispatcher('is_subset_sets', doc='x')\n"
+        "    return is_subset_sets(a, b, c)\n"
+    )
+    # Not a substring (a doubled space): the fuzzy tier places it.
+    old = (
+        "s_subset_sets = Dispatcher('is_subset_sets', doc='x')\n"
+        "    return is_subset_sets(a, b,  c)\n"
+    )
+    kept = "s_subset_sets = Dispatcher('is_subset_sets', doc='x')\n    return 1\n"
+    assert replace(text, old, kept) == (
+        "def a():\n    is_subset_sets = Dispatcher('is_subset_sets', doc='x')\n    return 1\n"
+    )
+    whole = "is_subset = Dispatcher('is_subset_sets', doc='y')\n    return 1\n"
+    assert replace(text, old, whole) == (
+        "def a():\n    is_subset = Dispatcher('is_subset_sets', doc='y')\n    return 1\n"
+    )
+    # Changed from where the model started it: keep the 'i' or not? Refused, naming the line.
+    for cut in ("s_subset_sets = Dispatcher('is_subset_sets', doc='y')", "s_subset = Dispatcher()"):
+        with pytest.raises(NoMatch) as e:
+            replace(text, old, cut + "\n    return 1\n")
+        assert "line 1 of the search text" in e.value.message
 
 
 # -- item 9: CR-only files ---------------------------------------------------------------------

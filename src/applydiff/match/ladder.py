@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rapidfuzz.distance import Levenshtein
+
 from ..errors import Ambiguous, EditError, NoMatch, Region
-from . import fuzzy, tiers
+from . import diff, fuzzy, tiers
 from .doc import Doc
+from .normalize import content, rstrip
+from .rewrite import new_lines
 from .search import LISTED, Hit, Search, line_of
 
 Tier = Callable[[Search], list[Hit]]
@@ -44,11 +48,17 @@ def find(s: Search) -> list[Hit]:
             _refuse_if_already_applied(s, hits[0])
         if not hits:
             continue
+        mid_line = name == "exact" and bool(_head(s, hits[0]))
+        if mid_line and len(hits) == 1:
+            _whole_lines_elsewhere(s, hits[0])
         if s.replace_all or len(hits) == 1:
+            _keep_heads(s, hits)
             return _with_blank_edges(s.doc, hits)
-        picked = _by_hint(s, hits)
+        # Places in the middle of lines are only a guess: no hint picks one of them.
+        picked = None if mid_line else _by_hint(s, hits)
         if picked is not None:
             s.picked_by_hint = True
+            _keep_heads(s, [picked])
             return _with_blank_edges(s.doc, [picked])
         lines = [s.doc.shown(h.line) for h in _numbered(s.doc, hits)]
         shown = ", ".join(map(str, lines[:LISTED])) + (" ..." if len(lines) > LISTED else "")
@@ -60,6 +70,8 @@ def find(s: Search) -> list[Hit]:
             lines=lines,
             tier=name,
         )
+    if s.cut_start >= 0:
+        raise _cut_start(s)
     region = fuzzy.closest(s)
     if region:
         where = "; closest: " + ", ".join(
@@ -75,6 +87,125 @@ def find(s: Search) -> list[Hit]:
         "to change exactly",
         closest=region,
     )
+
+
+# -- lines quoted from their middle ------------------------------------------------------------
+# Line-level tiers run against an exact hit that starts mid-line: a place where the search
+# text is whole lines (with noise) makes the one in the middle of a line a guess.
+_WHOLE_LINE_TIERS = ("trailing_whitespace", "indentation", "whitespace", "characters")
+
+
+def _head(s: Search, hit: Hit) -> str:
+    """The text of its first line before an exact hit of whole lines ("" when the hit starts
+    the line, or after indentation only)."""
+    if hit.base is not None or not s.old.endswith("\n"):
+        return ""
+    t = s.doc.t
+    head = t[t.rfind("\n", 0, hit.start) + 1 : hit.start]
+    return head if head.strip() else ""
+
+
+def _whole_lines_elsewhere(s: Search, hit: Hit) -> None:
+    """Refuse an exact hit that starts mid-line when the search text also fits as whole lines
+    somewhere (the tiers after exact that compare whole lines)."""
+    for name, tier in TIERS:
+        if name not in _WHOLE_LINE_TIERS:
+            continue
+        others = tier(s)
+        if others:
+            doc = s.doc
+            here, there = (doc.shown(line_of(doc, h)) for h in (hit, others[0]))
+            raise Ambiguous(
+                f"the search text occurs once starting in the middle of line {here}, and as "
+                f"whole lines (tier {name}) at line {there}; quote the lines whole, as the "
+                "file has them at the place to change",
+                lines=sorted({here} | {doc.shown(line_of(doc, h)) for h in others})[: LISTED + 1],
+                tier=name,
+            )
+
+
+def _cut_start(s: Search) -> NoMatch:
+    """The refusal of a search text found once from the middle of a line, whose replacement
+    would write that line's start twice or glue it to the next line."""
+    doc, at = s.doc, s.cut_start
+    line = doc.line_no(at)
+    start = doc.t.rfind("\n", 0, at) + 1
+    end = doc.t.find("\n", at)
+    text = doc.t[start : doc.n if end < 0 else end]
+    new_first = (s.new or "").split("\n", 1)[0]
+    why = (
+        f"the replacement's first line starts with {text[: at - start].strip()!r} again"
+        if new_first.strip()
+        else "the replacement's first line is blank (it would join the start of that line "
+        "to the next one)"
+    )
+    return NoMatch(
+        f"the search text occurs once, but starts in the middle of line {doc.shown(line)} "
+        f"({text.strip()!r}), and {why}, so what that line should become is unclear; quote "
+        "each line whole, from its first character, as the file has it",
+        closest=[Region(doc.shown(line), doc.shown(line), 1.0, text)],
+    )
+
+
+def _keep_heads(s: Search, hits: list[Hit]) -> None:
+    """A tolerant tier never cuts into a line the search text does not cover. A search line
+    that stands for the end of its file line ("s_subset = 1" for "is_subset = 1": the model
+    started it late, or dropped its first characters) may stay as the file has it, or
+    become a replacement line that starts with what it left out (the line rewritten whole);
+    any other change of it is refused (marked misquoted, which the splice refuses to change),
+    as it would drop or keep that start by guesswork."""
+    if s.new is None:
+        return
+    for hit in hits:
+        if hit.base is None or hit.markers:
+            continue
+        assert hit.ours is not None and hit.base_map is not None
+        heads = {}
+        for i, (a, b) in enumerate(hit.base_map):
+            if b - a == 1 and i not in hit.misquoted:
+                head = _left_out(content(hit.base[i]), content(hit.ours[a]))
+                if head:
+                    heads[i] = head
+        if heads:
+            _refuse_cut_changes(hit, heads, new_lines(hit, s.new))
+
+
+def _left_out(quoted: str, line: str) -> str:
+    """The start of ``line`` that ``quoted`` leaves out, when ``quoted`` reads as the rest of
+    the line (exactly, or within the typo the fuzzy tier allows a line); "" otherwise. Only
+    the first characters are tried past the exact case: a cut deeper than a typo leaves the
+    line "differs" (misquoted) in the fuzzy tier already, and the other tiers compare lines
+    whole."""
+    if not quoted or quoted == line:
+        return ""
+    if line.endswith(quoted):
+        return line[: len(line) - len(quoted)]
+    for k in range(1, fuzzy.LINE_EDITS):
+        left = fuzzy.LINE_EDITS - k
+        close = len(line) > k and line[k] == quoted[0]
+        if close and Levenshtein.distance(quoted, line[k:], score_cutoff=left) <= left:
+            return line[:k]
+    return ""
+
+
+def _refuse_cut_changes(hit: Hit, heads: dict[int, str], theirs: list[str]) -> None:
+    assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+    misquoted = dict(hit.misquoted)
+    bkeys = [rstrip(x) for x in hit.base]
+    tkeys = [rstrip(x) for x in theirs]
+    for tag, i1, i2, j1, j2 in diff.opcodes(bkeys, tkeys):
+        if tag == "equal":
+            continue
+        for i in range(i1, i2):
+            head = heads.get(i)
+            if head is None or j1 == j2:  # kept, or deleted whole
+                continue
+            j = j1 + i - i1 if i2 - i1 == j2 - j1 else None
+            written = [theirs[j]] if j is not None else theirs[j1:j2]
+            if not any(content(x).startswith(head) for x in written):
+                misquoted[i] = "differs"
+    if len(misquoted) != len(hit.misquoted):
+        hit.misquoted = misquoted
 
 
 def _too_much(s: Search, name: str, hits: list[Hit]) -> EditError:

@@ -134,6 +134,9 @@ class Search:
     stopped: dict[str, str] = field(init=False, default_factory=dict)
     # Set when the hint chose one of several places (the others still hold the text).
     picked_by_hint: bool = field(init=False, default=False)
+    # Where the search text occurs once starting mid-line but the exact tier did not take it
+    # (its replacement would repeat or drop the start of that line); -1 otherwise.
+    cut_start: int = field(init=False, default=-1)
 
     def __post_init__(self) -> None:
         self.lines, self.lead_blank, self.trail_blank = block_lines(self.old)

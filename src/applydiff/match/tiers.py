@@ -37,6 +37,17 @@ def exact(s: Search) -> list[Hit]:
         return []
     size = len(old)
     whole = old.endswith("\n")
+    # Whole lines quoted from the middle of their first line (its text not blank).
+    from_mid = whole and "\n" in old[:-1] and bool(old[: old.index("\n")].strip())
+    if from_mid:
+        head = t[t.rfind("\n", 0, first) + 1 : first]
+        if head.strip() and t.find(old, first + 1) < 0:
+            # Found once: taken as written (the model quoted a substring), unless the
+            # replacement's first line reads as that whole line (its start written twice).
+            if _substring_start(head, old, s.new):
+                return [Hit("exact", 1.0, first, first + size)]
+            s.cut_start = first
+            return []
 
     def hit(q: int) -> Hit | None:
         # Whole lines (what SEARCH blocks and diff hunks quote) start at a line start, or
@@ -47,7 +58,31 @@ def exact(s: Search) -> list[Hit]:
 
     if s.replace_all:
         return [h for q in _forward(t, old, first, size) if (h := hit(q)) is not None]
-    return s.collect("exact", _occurrences(s, old, first), hit)
+    hits = s.collect("exact", _occurrences(s, old, first), hit)
+    if hits or not from_mid:
+        return hits
+    # Lines quoted from the middle of their first line, at several places: the ladder calls
+    # that ambiguous (as it would the same text at line starts).
+    mid = [
+        Hit("exact", 1.0, q, q + size)
+        for q in itertools.islice(_forward(t, old, first), LISTED + 1)
+    ]
+    if len(mid) > LISTED:
+        s.stopped["exact"] = "enough"
+    return mid
+
+
+def _substring_start(head: str, old: str, new: str | None) -> bool:
+    """Whether a search text found once after ``head`` (the file's start of its first line,
+    not only indentation) can be replaced from there: the replacement keeps the first line
+    as quoted, or writes it on without repeating the head's text; a replacement whose first
+    line is blank would glue the head to the line after."""
+    if new is None:  # a lookup only
+        return True
+    first, new_first = old.split("\n", 1)[0], new.split("\n", 1)[0]
+    if new_first == first:
+        return True
+    return bool(new_first.strip()) and not new_first.lstrip().startswith(head.lstrip())
 
 
 def _forward(t: str, old: str, p: int, step: int = 1) -> Iterator[int]:
