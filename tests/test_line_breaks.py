@@ -396,3 +396,12 @@ def test_read_file_and_insert_see_the_lines_the_edits_see(tmp_path):
         layer.close()
     assert head_tail("a\u2028b\nc\n", 1, None) == "a\u2028b\n"
     assert head_tail("a\rb\rc\r", None, 2) == "b\rc\r"
+
+
+def test_three_way_merge_of_cr_only_texts_keeps_their_endings():
+    from applydiff.merge3 import merge3
+
+    assert merge3("a\rb\rc\r", "a\rb\rc\rd\r", "a\rB\rc\r").text == "a\rB\rc\rd\r"
+    m = merge3("a\rb\rc", "a\rB\rc", "a\rb2\rc")
+    assert m.text == "a\r<<<<<<< local\rB\r||||||| snapshot\rb\r=======\rb2\r>>>>>>> model\rc"
+    assert m.conflicts == [(2, 8)]

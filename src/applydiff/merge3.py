@@ -81,6 +81,6 @@ def merge3(
 
 def _closed(lines: list[str], eol: str) -> list[str]:
     """Lines that end with a terminator, so a marker line after them starts a line."""
-    if lines and not lines[-1].endswith("\n"):
+    if lines and not lines[-1].endswith("\r" if eol == "\r" else "\n"):
         return [*lines[:-1], lines[-1] + eol]
     return lines
