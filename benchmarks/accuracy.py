@@ -292,7 +292,7 @@ def sweep(cases: list[tuple[Key, Case]]) -> tuple[dict[float, list[Result]], str
     refuse = [k for k in FUZZY_KINDS if k in REFUSE_KINDS]
     head = [
         "| threshold | correct | whitespace_off | refused | misapplied | crashed "
-        "| fuzzy must-resolve: correct / refused / misapplied "
+        "| fuzzy must-resolve: correct / whitespace_off / refused / misapplied "
         "| fuzzy must-refuse: refused / misapplied | wrong by kind |",
         "|--:|--:|--:|--:|--:|--:|--:|--:|---|",
     ]
@@ -305,7 +305,7 @@ def sweep(cases: list[tuple[Key, Case]]) -> tuple[dict[float, list[Result]], str
         by_kind = ", ".join(f"{k} {n}" for k, n in mis.most_common()) or "-"
         mark = " (default)" if abs(t - applydiff.DEFAULT_THRESHOLD) < 1e-9 else ""
         cells = [f"{t:.2f}{mark}", *(str(c[o]) for o in OUTCOMES)]
-        cells += [f"{f['correct']} / {f['refused']} / {f['misapplied']}"]
+        cells += [" / ".join(str(f[o]) for o in OUTCOMES[:4])]
         cells += [f"{g['correct']} / {g['misapplied']}", by_kind]
         rows.append("| " + " | ".join(cells) + " |")
     kinds = (
