@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -340,10 +341,18 @@ def _place(
     whole: bool = False,
 ) -> Placement:
     first_error: Exception | None = None
-    for loose in (False, True):
+    # A segment whose indentation the model retyped (spaces for the file's tabs) matches by
+    # its unindented lines alone when compared exactly; read it with whitespace ignored.
+    for loose in (True,) if _retyped_segment(seg.lines, index) else (False, True):
         try:
             shown = _reindented(seg, index, bare, cursor) if loose else seg
             placed = _place_with(shown, k, index, bare, cursor, top, bottom, loose, whole)
+            if loose:
+                # New lines indented like a line the model indented the same way, as the
+                # file indents that one (the shift alone misreads tab-and-space alignment)
+                placed.lines = _by_analogy(seg.lines, shown.lines, placed.same, bare)
+            else:
+                _no_retyped_copy(seg.name(k), placed, bare)
             _check_new_lines(seg.name(k), placed, index)
             return placed
         except (NoMatch, Ambiguous) as e:
@@ -353,6 +362,26 @@ def _place(
                 raise
     assert first_error is not None
     raise first_error
+
+
+def _retyped_segment(lines: list[str], index: _Index) -> bool:
+    """The model retyped the segment's indentation: indented with spaces alone, some line of
+    it is in the file only with a tab in its indentation; or indented with tabs, none of its
+    tab-indented lines is in the file as it is and some is with spaces instead."""
+    strict = index.view(False).where
+    indented = [x for x in lines if x.strip() and x[0] in " \t"]
+    tabs = any("\t" in indent.leading(x) for x in indented)
+    if tabs and any("\t" in indent.leading(x) and _key(x) in strict for x in indented):
+        return False  # a tab-indented line copied as it is
+    other = [x for x in indented if _key(x) not in strict]
+    if not other:
+        return False
+    loose = index.view(True).where  # built only now: most segments stop above
+    for line in other:
+        rows = loose.get(_loose(line), [])[:8]
+        if any(("\t" in indent.leading(index.bare[r])) != tabs for r in rows):
+            return True
+    return False
 
 
 def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Segment:
@@ -371,6 +400,9 @@ def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Se
     if not pairs:
         return seg
     style = indent.detect(bare, seg.lines)
+    width = _tab_width(pairs) if style.tabs else None
+    if width is not None:
+        style = indent.Style(tabs=True, unit=width)
     shift = indent.common(pairs, style, seg.lines)
 
     def moved(col: int | None) -> int | None:
@@ -378,6 +410,23 @@ def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Se
 
     lines = [indent.reindent(x, shift, style) if x.strip() else "" for x in seg.lines]
     return replace(seg, lines=lines, after_indent=moved(seg.after_indent))
+
+
+def _tab_width(pairs: list[tuple[str, str]]) -> int | None:
+    """The columns the model gave a tab, where it wrote spaces for the file's tabs: from the
+    lines the file indents with tabs then spaces ("\t\t  ", as GNU C aligns) and the model with
+    spaces alone; None unless they all say the same."""
+    widths = set()
+    for model, own in pairs:
+        m, f = indent.leading(model), indent.leading(own)
+        tabs = len(f) - len(f.lstrip("\t"))
+        if not tabs or "\t" in m or "\t" in f[tabs:] or not model.strip():
+            continue
+        width, rest = divmod(len(m) - (len(f) - tabs), tabs)
+        if rest or width < 1:
+            return None
+        widths.add(width)
+    return widths.pop() if len(widths) == 1 else None
 
 
 def _place_with(
@@ -415,10 +464,26 @@ def _place_with(
         p = heads[0]
         _no_deletion_elsewhere(name, sk, view, cursor, p)
         return _placement(seg, p, p + n, list(range(p, p + n)), bare, loose)
+    if n == 1 and head_len == 1 and _weak(seg.lines):
+        # One "}" or "</div>", found as it is: the end of a block shown around an elided
+        # body. Whichever place is meant, nothing changes there (one line shows no deletion,
+        # two "}" lines may: refused below); the first place keeps the next segments' range
+        # widest (an anchor unique from there is unique from the right place too).
+        p = heads[0]
+        return _placement(seg, p, p + n, list(range(p, p + n)), bare, loose)
     if head_len and len(heads) == 1:
         p = heads[0]
         lo = p + head_len
         tail_len, tails = tails_from(lo, n - head_len)
+        # Blank lines that start the tail may as well end the new lines: where the rest of
+        # the tail stands nearer the head than the whole tail, both places are readings.
+        lead = 0
+        while lead < tail_len - 1 and not seg.lines[n - tail_len + lead].strip():
+            lead += 1
+        if lead:
+            short_len, short = tails_from(lo, tail_len - lead)
+            if short_len == tail_len - lead and short and min(short) < min(tails):
+                tail_len, tails = short_len, short
         if tail_len and _weak(seg.lines[n - tail_len :]):
             # "}" or ")" as the last lines may be the end of new code, not an anchor: the
             # end of the block the head is in, or a place that deletes no line as far left.
@@ -433,6 +498,7 @@ def _place_with(
                     lines=[t - tail_len + 1 for t in tails[:10]],
                     tier="lazy",
                 )
+            _no_other_place(seg, name, sk, view, index, bare, cursor, p, q, loose)
             tails = [q]
         if not tail_len:
             _weak_anchor(name, seg.lines[:head_len], "first")
@@ -504,6 +570,55 @@ def _place_with(
     _balanced_insertion(name, seg.lines[: n - tail_len])
     _check_insertion(name, seg.lines[n - tail_len - 1], seg.lines[0], bare, start - 1)
     return _placement(seg, start, q, list(range(start, q)), bare, loose, offset=n - tail_len)
+
+
+# Other places of a segment's first line checked for a second reading, at most.
+OTHER_PLACES = 32
+
+
+def _no_other_place(
+    seg: Segment,
+    name: str,
+    sk: list[str],
+    view: _Keys,
+    index: _Index,
+    bare: list[str],
+    cursor: int,
+    p: int,
+    q: int,
+    loose: bool,
+) -> None:
+    """A segment held at ``p`` by its longest head and at ``q`` by a "}" tail: its head's
+    last lines may as well be new lines, and the segment fit wherever its first line stands
+    with a "}" below (a new property before a rule's end, say). If it fits, by the same rules,
+    at another place of its first line, there are two readings: refused."""
+    keyf = _loose if loose else _key
+    n = len(sk)
+    others = [a for a in view.places(sk[0], cursor) if a != p]
+    if len(others) > OTHER_PLACES:
+        others = sorted(others, key=lambda a: abs(a - p))[:OTHER_PLACES]
+    for a in others:
+        h = _run_at(sk, view.keys, a)
+        lo = a + h
+        tail_len, tails = _tail_runs(sk, view, lo, n - h)
+        if not tail_len or not _weak(seg.lines[n - tail_len :]):
+            continue
+        t = _closing(bare, lo, tail_len, tails)
+        if t is None:
+            continue
+        try:
+            other = _checked(seg, name, a, t, bare, loose, keyf)
+            _check_new_lines(name, other, index)
+        except (NoMatch, Ambiguous):
+            continue
+        raise Ambiguous(
+            f"{name}: it fits file lines {p + 1}-{q}, its first {_run_at(sk, view.keys, p)} "
+            f"lines there as they are, but as well lines {a + 1}-{t}, its first {h} there and "
+            "the rest new; add a distinctive unchanged line before the change (one more line "
+            "of context)",
+            lines=[p + 1, a + 1],
+            tier="lazy",
+        )
 
 
 def _dropped(sm: difflib.SequenceMatcher, lines: list[str], bare: list[str], p: int) -> list[int]:
@@ -792,7 +907,52 @@ def _closing(bare: list[str], lo: int, tail_len: int, tails: list[int]) -> int |
     between = [x for x in bare[lo : q - tail_len] if x.strip()]
     if _closes_block(tail_first) and all(_indent(x) > level for x in between):
         return q
-    return None
+    # A tail that ends in a closing line ("break;", "}") ends where the file first comes back
+    # to that line's level after the head: everything before it is inside the block that line
+    # closes. Only one tail can end there; two that each could (at two levels) are refused.
+    ends = set(tails)
+    found = []
+    for level in sorted({_indent(bare[t - 1]) for t in tails}):
+        r = _first_at(bare, lo, level)
+        if r is not None and r + 1 in ends and _closes_block(bare[r]):
+            found.append(r + 1)
+    return found[0] if len(found) == 1 else None
+
+
+def _first_at(bare: list[str], lo: int, level: int, stop: int | None = None) -> int | None:
+    """The first non-blank row from ``lo`` (before ``stop``) at or left of ``level``."""
+    end = len(bare) if stop is None else stop
+    return next((r for r in range(lo, end) if bare[r].strip() and _indent(bare[r]) <= level), None)
+
+
+def _closes_opened_block(bare: list[str], p: int, head_len: int, q: int) -> bool:
+    """File row ``q - 1`` closes a block that a head row (``p`` ..) opens: the head row at its
+    level opens a block, every row between is deeper, and the brackets between balance."""
+    last = q - 1
+    if last < p + head_len or not _closes_block(bare[last]):
+        return False
+    level = _indent(bare[last])
+    opener = next(
+        (
+            h
+            for h in range(p + head_len - 1, p - 1, -1)
+            if bare[h].strip() and _indent(bare[h]) <= level
+        ),
+        None,
+    )
+    if opener is None or _indent(bare[opener]) != level or not _opens_block(bare[opener]):
+        return False
+    if _first_at(bare, opener + 1, level, last + 1) != last:
+        return False
+    return _balance(bare[opener:q]) == 0
+
+
+_OPEN_TAG = re.compile(r"^<([A-Za-z][\w.:-]*)\b[^>]*(?<!/)>$")
+
+
+def _opens_block(line: str) -> bool:
+    s = line.rstrip()
+    return s.endswith(("{", "(", "[")) or bool(_OPEN_TAG.match(s.strip()))
 
 
 def _to_block_end(
@@ -1035,8 +1195,12 @@ def _checked(
         )
     head = next((r for r in range(len(sk)) if same.get(r) != p + r), len(sk))
     tail = next((r for r in range(len(sk)) if same.get(len(sk) - 1 - r) != q - 1 - r), len(sk))
-    weak = _weak_or_thin(seg.lines[: max(head, 1)]) or _weak_or_thin(
-        seg.lines[len(sk) - max(tail, 1) :]
+    weak = _weak_or_thin(seg.lines[: max(head, 1)]) or (
+        _weak_or_thin(seg.lines[len(sk) - max(tail, 1) :])
+        # A "}" that closes the block the head opens says where the deletion stops, when
+        # the segment shows more of that block than it leaves out (else a marker was
+        # likely forgotten before the "}").
+        and not (unshown <= len(same) and _closes_opened_block(bare, p, max(head, 1), q))
     )
     if weak and unshown > len(sk) - len(same):
         # A "}" or '"""' at an end tells nothing of where a deletion starts or stops.
@@ -1075,7 +1239,133 @@ def _placement(
 def _placement_from(
     seg: Segment, start: int, end: int, same: dict[int, int], bare: list[str], loose: bool
 ) -> Placement:
-    return Placement(start, end, seg.lines, same, exact=not loose)
+    lines = seg.lines
+    if not loose:
+        same, lines = _retyped(lines, start, end, same, bare)
+    return Placement(start, end, lines, same, exact=not loose)
+
+
+def _retyped_copy(line: str, own: str, bare: list[str], lines: list[str]) -> bool:
+    """``line`` is the file's line ``own`` at its column with the other kind of whitespace."""
+    model, file_ws = indent.leading(line), indent.leading(own)
+    if not own.strip() or line.strip() != own.strip() or ("\t" in model) == ("\t" in file_ws):
+        return False
+    unit = indent.detect(bare, lines).unit
+    return indent.columns(model, unit) == indent.columns(file_ws, unit)
+
+
+def _no_retyped_copy(name: str, placed: Placement, bare: list[str]) -> None:
+    """New lines inserted beside a file line that they begin (or end) with, written with
+    other whitespace: the model retyped that line, and inserting would write it twice."""
+    lines, same = placed.lines, placed.same
+    kept = [-1, *sorted(same), len(lines)]  # segment lines kept, between the two ends
+    for i, j in itertools.pairwise(kept):
+        new = [x for x in lines[i + 1 : j] if x.strip()]
+        before = same.get(i, placed.start - 1)
+        after = same.get(j, placed.end)
+        if not new or after != before + 1:
+            continue  # nothing added here, or it replaces file lines
+        for row, line in ((after, new[0]), (before, new[-1])):
+            if 0 <= row < len(bare) and _retyped_copy(line, bare[row], bare, lines):
+                raise Ambiguous(
+                    f"{name}: its line {line.strip()!r} is file line {row + 1} written with "
+                    "other whitespace, and it would be added beside that line; copy the lines "
+                    "around the change as the file has them",
+                    lines=[row + 1],
+                    tier="lazy",
+                )
+
+
+def _blank_pairs(lines: list[str], same: dict[int, int], bare: list[str]) -> dict[int, int]:
+    """A blank segment line paired with a file line of spaces whose very bytes are those of
+    a later blank segment line, unpaired, with only new lines between the two: that later
+    one is the file's line, and the first one a line the model added."""
+    out = dict(same)
+    for a in sorted(same):
+        b = out[a]
+        if lines[a].strip() or lines[a] == bare[b]:
+            continue
+        for a2 in range(a + 1, len(lines)):
+            if a2 in out:
+                break  # a paired line between: the order would not hold
+            if lines[a2] == bare[b]:
+                del out[a]
+                out[a2] = b
+                break
+    return out
+
+
+def _retyped(
+    lines: list[str], start: int, end: int, same: dict[int, int], bare: list[str]
+) -> tuple[dict[int, int], list[str]]:
+    """A segment placed by its exact lines may hold lines the model retyped: the file's text
+    at the file's column with spaces for tabs (or tabs for spaces). Those are the file's lines,
+    byte for byte; and a new line whose indentation in the segment is that of a line it shows
+    takes that line's indentation in the file (the nearest such line), so that the new code
+    is written as the file writes its indentation."""
+    same = _blank_pairs(lines, same, bare)
+    kept = set(same.values())
+    loose_rows = {bare[b].strip() for b in range(start, end) if b not in kept}
+    if not any(a not in same and lines[a].strip() in loose_rows for a in range(len(lines))):
+        return same, lines  # no line of the file there written another way: nothing to do
+    found: dict[int, int] = {}
+    style: indent.Style | None = None
+    anchors = sorted(same.items())
+    for (a0, b0), (a1, b1) in itertools.pairwise([(-1, start - 1), *anchors, (len(lines), end)]):
+        if a1 - a0 < 2 or b1 - b0 < 2:
+            continue
+        model_lines = lines[a0 + 1 : a1]
+        sm = diff.matcher(
+            [x.strip() for x in model_lines], [x.strip() for x in bare[b0 + 1 : b1]], ALIGN_WORK
+        )
+        try:
+            blocks = sm.get_matching_blocks()
+        except diff.TooCostly:
+            continue  # too much alike to pair up: the model's bytes stand
+        for i, k, size in blocks:
+            rows = range(b0 + 1 + k, b0 + 1 + k + size)
+            for a, b in zip(range(a0 + 1 + i, a0 + 1 + i + size), rows, strict=True):
+                model, own = indent.leading(lines[a]), indent.leading(bare[b])
+                if model == own or not lines[a].strip():
+                    continue
+                if style is None:
+                    style = indent.detect(bare, lines)
+                if indent.columns(model, style.unit) == indent.columns(own, style.unit):
+                    found[a] = b
+    if not found:
+        return same, lines
+    same = {**same, **found}
+    assert style is not None
+    return same, _by_analogy(lines, lines, same, bare, style)
+
+
+def _by_analogy(
+    original: list[str],
+    lines: list[str],
+    same: dict[int, int],
+    bare: list[str],
+    style: indent.Style | None = None,
+) -> list[str]:
+    """``lines`` with each new line (not in ``same``) indented as the file indents the
+    nearest kept line that the model indented as it (``original``: the segment as the model
+    wrote it); with no such line, in ``style`` at its column (or as it is, without one)."""
+    out = list(lines)
+    by_ws: dict[str, list[int]] = {}  # kept segment lines by their indentation, in order
+    for b in sorted(same):
+        if original[b].strip():
+            by_ws.setdefault(indent.leading(original[b]), []).append(b)
+    for a, line in enumerate(original):
+        if a in same or not line.strip():
+            continue
+        ws = indent.leading(line)
+        rows = by_ws.get(ws)
+        if rows:
+            i = bisect.bisect_left(rows, a)
+            near = min(rows[max(i - 1, 0) : i + 1], key=lambda b: abs(b - a))
+            out[a] = indent.leading(bare[same[near]]) + line[len(ws) :]
+        elif style is not None:
+            out[a] = style.render(indent.columns(ws, style.unit)) + line[len(ws) :]
+    return out
 
 
 # -- the new text --------------------------------------------------------------------------------
