@@ -45,7 +45,7 @@ class Doc:
         self.shown_from = shown_from
         self.has_cr = CR in text
         self.cr = self.has_cr and cr_ends_lines(text)
-        self.t = to_lf(text, self.cr)
+        self.t = to_lf(text, self.cr) if self.has_cr else text  # no second scan for CR
         self.n = len(self.t)
         self._crlf: list[int] | None = None
         self._dominant: str | None = None
