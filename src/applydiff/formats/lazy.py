@@ -33,8 +33,9 @@ from .text import path_of
 _OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*?)\s*$")
 _INFO_PATH = re.compile(r"(?:^|[\s:])(?:path|file|title)=[\"']?([^\"'\s]+)", re.IGNORECASE)
 _COMMENT_PATH = re.compile(r"^\s*(?://|#|--|;|<!--|/\*)\s*(\S+?)\s*(?:-->|\*/)?\s*$")
+# The space before SEARCH and REPLACE is optional, as search_replace.HEAD and TAIL have it.
 _OTHER_FORMATS = re.compile(
-    r"^(?:<{5,9} SEARCH|={5,9}\s*$|>{5,9} REPLACE"
+    r"^(?:<{5,9} ?SEARCH|={5,9}\s*$|>{5,9} ?REPLACE"
     r"|\*\*\* Begin Patch|--- \S|\+\+\+ \S|@@|>>> ?file:)"
 )
 # In chat text a marker must say the code is kept ("existing code", "rest of the file",

@@ -24,7 +24,7 @@ import re
 
 from ..errors import FormatInvalid
 from ..ir import Replace, Splits
-from .text import body, fence, path_of, unterminated
+from .text import body, fence, line_number, path_of, unterminated
 
 HEAD = re.compile(r"^\s*<{5,9} ?SEARCH\s*$")
 DIVIDER = re.compile(r"^\s*={5,9}\s*$")
@@ -80,10 +80,11 @@ def parse_block(
     numbered = False
     while i < len(lines) and (m := _NUMBER.match(lines[i])):
         numbered = True
+        number = line_number(m.group(2), i + 1, "a line number such as ':start_line:12'")
         if m.group(1) == "start":
-            hint = int(m.group(2))
+            hint = number
         else:
-            end_hint = int(m.group(2))
+            end_hint = number
         i += 1
     if i < len(lines) and (numbered or dialect) and _SEPARATOR.match(lines[i]):
         i += 1

@@ -67,6 +67,20 @@ def body(lines: list[str]) -> str:
     return "".join(x + "\n" for x in lines)
 
 
+def line_number(digits: str, line: int, expected: str) -> int:
+    """The line number ``digits`` written at ``line`` of the response. Past the digits int()
+    reads (``sys.get_int_max_str_digits()``, 4,300 by default) it raises ValueError, which
+    would escape every caller's error handling: that is ``format_invalid`` here."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise FormatInvalid(
+            f"line {line}: a line number of {len(digits)} digits is too long to read",
+            line=line,
+            expected=expected,
+        ) from None
+
+
 def unterminated(what: str, line: int, expected: str) -> FormatInvalid:
     return FormatInvalid(
         f"the {what} opened at line {line} is never closed: expected {expected}",

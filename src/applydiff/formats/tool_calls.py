@@ -18,6 +18,7 @@ MCP filesystem server's ``edit_file(path, edits[{oldText, newText}], dryRun)``;
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -32,8 +33,9 @@ TOOLS = ("write_file", "edit_file", "diff_edit", "apply_diff", "apply_patch")
 
 
 def decode(text: str) -> Any:
-    """``json.loads``, except that JSON nested deeper than the decoder's recursion limit is
-    ``format_invalid`` (a RecursionError would escape every caller's error handling)."""
+    """``json.loads``, except that JSON nested deeper than the decoder's recursion limit, or
+    holding an integer longer than int() reads, is ``format_invalid`` (a RecursionError or a
+    plain ValueError would escape every caller's error handling)."""
     try:
         return json.loads(text)
     except RecursionError:
@@ -41,6 +43,14 @@ def decode(text: str) -> Any:
             "the JSON is nested too deeply to read (arrays or objects more than about 1,000 "
             "levels deep)",
             expected="tool calls whose arguments nest a few levels deep",
+        ) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # int() refuses more than sys.get_int_max_str_digits() digits
+        raise FormatInvalid(
+            f"the JSON holds an integer of more than {sys.get_int_max_str_digits()} digits, "
+            "too long to read",
+            expected="tool calls whose numbers are of a usual size",
         ) from None
 
 
@@ -225,7 +235,9 @@ def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
             we = w.at(f"edits[{k}].")
             if not isinstance(edit, dict):
                 raise w.error(f"edits[{k}]", "expected an object in", "an edit object")
-            path = _str(edit, "path", we, "file_path", required=top_path is None) or top_path
+            # An edit without a path (or with an empty one) is for the call's path, if any.
+            own = _str(edit, "path", we, "file_path", required=top_path is None)
+            path = own if own or top_path is None else top_path
             # Name a missing field as the edit's own spelling does (oldText -> newText).
             style = next(
                 (i for i, keys in enumerate(_EDIT_KEYS) if keys[0] in edit or keys[1] in edit), 0

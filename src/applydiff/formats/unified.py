@@ -13,7 +13,7 @@ import re
 
 from ..errors import FormatInvalid
 from ..ir import Delete, Move, Op, Replace, Write
-from .text import fence
+from .text import fence, line_number
 
 _NUMBERS = re.compile(r"-(\d+)(?:,\d+)?(?:\s+\+(\d+)(?:,\d+)?)?")
 _GIT = re.compile(r'^diff --git "?a/(.+?)"? "?b/(.+?)"?\s*$')
@@ -130,8 +130,8 @@ def _hunk(lines: list[str], i: int) -> tuple[_Hunk, int]:
     m = _NUMBERS.search(header.split("@@")[1] if header.count("@@") >= 2 else header[2:])
     hint = None
     if m:
-        hint = int(m.group(2)) if m.group(2) else int(m.group(1))
-        hint = max(hint, 1)
+        expected = "a hunk header such as '@@ -12,3 +12,4 @@'"
+        hint = max(line_number(m.group(2) or m.group(1), i + 1, expected), 1)
     line_no = i + 1
     i += 1
     old: list[str] = []
