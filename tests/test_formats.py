@@ -598,3 +598,36 @@ def test_unknown_format_is_a_usage_error():
 
 def test_no_edits_in_prose():
     assert parse("Nothing to change here.\n\n```sh\nls\n```\n") == []
+
+
+# -- a line number in the wrong section (issue 14, item 4) ---------------------------------------
+@pytest.mark.parametrize(
+    ("block", "line", "section", "marker"),
+    [
+        ("b = 2\n=======\n:start_line:2\nb = 3\n", 5, "replacement", ":start_line:2"),
+        ("b = 2\n=======\n:start_line: 2\n-------\nb = 3\n", 5, "replacement", ":start_line: 2"),
+        ("b = 2\n:end_line:2\n=======\nb = 3\n", 4, "search text", ":end_line:2"),
+    ],
+)
+def test_a_line_number_inside_the_block_is_format_invalid(block, line, section, marker):
+    text = f"a.py\n<<<<<<< SEARCH\n{block}>>>>>>> REPLACE\n"
+    with pytest.raises(FormatInvalid) as e:
+        parse(text)
+    assert e.value.line == line
+    assert e.value.message == (
+        f"line {line} ({marker!r}) stands in the {section} of the block opened at line 2: a "
+        "line number belongs on the line right after '<<<<<<< SEARCH' (then a '-------' "
+        f"line); if the file really holds this line, escape it with a backslash ('\\{marker}')"
+    )
+
+
+def test_an_escaped_line_number_in_the_replacement_is_content():
+    (op,) = parse("a.py\n<<<<<<< SEARCH\nb = 2\n=======\n\\:start_line:2\nb = 3\n>>>>>>> REPLACE\n")
+    assert (op.old, op.new, op.hint_line) == ("b = 2\n", ":start_line:2\nb = 3\n", None)
+
+
+def test_a_line_number_in_the_head_is_still_the_hint():
+    (op,) = parse(
+        "a.py\n<<<<<<< SEARCH\n:start_line:2\n-------\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n"
+    )
+    assert (op.old, op.new, op.hint_line) == ("b = 2\n", "b = 3\n", 2)

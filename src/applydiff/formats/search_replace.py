@@ -32,7 +32,7 @@ TAIL = re.compile(r"^\s*>{5,9} ?REPLACE\s*$")
 _NUMBER = re.compile(r"^\s*:(start|end)_line:\s*(\d+)\s*$")
 _SEPARATOR = re.compile(r"^\s*-{5,9}\s*$")
 # A content line can be a marker only when it starts, after blanks, with one of these.
-_MAYBE_MARKER = re.compile(r"\s*[<>=\\]")
+_MAYBE_MARKER = re.compile(r"\s*[<>=\\:]")
 _DIVIDER_TEXT = "======="
 _ESCAPED = re.compile(
     r"^(\s*)\\(<{5,9} ?SEARCH|={5,9}|>{5,9} ?REPLACE|-{5,9}|:(?:start|end)_line:)"
@@ -100,6 +100,16 @@ def parse_block(
             continue
         if TAIL.match(line):
             break
+        if _NUMBER.match(line):
+            section = "replacement" if dividers else "search text"
+            raise FormatInvalid(
+                f"line {i + 1} ({line.strip()!r}) stands in the {section} of the block opened "
+                f"at line {head + 1}: a line number belongs on the line right after "
+                "'<<<<<<< SEARCH' (then a '-------' line); if the file really holds this "
+                f"line, escape it with a backslash ('\\{line.strip()}')",
+                line=i + 1,
+                expected="':start_line:N' only right after '<<<<<<< SEARCH'",
+            )
         if HEAD.match(line):
             raise FormatInvalid(
                 f"line {i + 1} opens a new '<<<<<<< SEARCH' before the block opened at line "
