@@ -107,6 +107,58 @@ def test_a_tail_that_reaches_further_only_through_a_blank_line_is_refused():
     assert "at 2 places below its first lines" in error.message
 
 
+def test_a_tail_whose_first_line_may_be_new_is_not_read_further_down():
+    # Meant: "display: flex;" added after "width: 9px;". Its last two lines stand together
+    # further down, so the longest tail deleted the three lines between; its last line alone
+    # stands right below the head.
+    css = lines(
+        ".a {",
+        "  font-size: 1px;",
+        "  width: 9px;",
+        "  padding: 0;",
+        "  border: none;",
+        "  margin: 0;",
+        "  display: flex;",
+        "  padding: 0;",
+        "}",
+    )
+    snippet = lines(
+        "/* ... existing code ... */",
+        "  width: 9px;",
+        "  display: flex;",
+        "  padding: 0;",
+        "/* ... existing code ... */",
+    )
+    error = refused(css, snippet)
+    assert isinstance(error, Ambiguous)
+    assert "(lines 4, 8)" in error.message
+
+
+def test_a_deletion_before_a_tail_that_repeats_its_last_line_still_merges():
+    css = lines(
+        ".a {",
+        "  box-sizing: border-box;",
+        "  display: flex;",
+        "  padding: 0;",
+        "}",
+        "",
+        ".b {",
+        "  padding: 0;",
+        "}",
+    )
+    snippet = lines(
+        "  box-sizing: border-box;",
+        "  display: flex;",
+        "}",
+        "",
+        ".b {",
+        "  padding: 0;",
+        "/* ... existing code ... */",
+    )
+    new, _ = merge(css, snippet)
+    assert new == css.replace("  display: flex;\n  padding: 0;\n", "  display: flex;\n")
+
+
 # -- tabs retyped as spaces --------------------------------------------------------------------
 GO = lines(
     "package main",

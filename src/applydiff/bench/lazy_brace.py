@@ -76,7 +76,12 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_C_MARKERS = ("// ... existing code ...", "// ...", "// ... rest of the code ...")
+_C_MARKERS = (
+    "// ... existing code ...",
+    "// ...",
+    "// ... rest of the code ...",
+    "// ...existing code...",
+)
 _C_COMMENTS = ("//", "/*", "*", "*/")
 _JS_WORDS = _words(
     "break case catch class const continue debugger default delete do else export extends "
@@ -341,13 +346,42 @@ def _body(w: _Writer, rng: random.Random, lang: str, v: list[str], depth: int, s
             w.open(loops.get(lang, f"for (const {a} of {rng.choice(v)}s) {{"))
             _body(w, rng, lang, v, depth + 1, semi)
             w.close()
-        elif pick < 0.85 and depth < 2:
+        elif pick < 0.8 and depth < 2:
             _switch(w, rng, lang, v, semi)
+        elif pick < 0.9 and depth < 2:
+            _guarded(w, rng, lang, v, semi)
         else:
             w(_stmt(rng, lang, v, semi))
             w(_stmt(rng, lang, v, semi))
     if rng.random() < 0.6:
         w(_ret(rng, lang, v, semi))
+
+
+def _guarded(w: _Writer, rng: random.Random, lang: str, v: list[str], semi: bool) -> None:
+    """A try/catch (JavaScript, TypeScript, Java), a preprocessor branch (C), an error check
+    (Go), a match on a result (Rust): weak lines ("try {", "#endif", "}") around a call."""
+    a = rng.choice(v)
+    if lang in ("js", "ts", "java"):
+        w.open("try {")
+        w(_stmt(rng, lang, v, semi))
+        w.close("} catch (e) {" if lang != "java" else "} catch (Exception e) {")
+        w.depth += 1
+        w(_ret(rng, lang, v, semi))
+        w.close()
+    elif lang == "c":
+        w.lines.append(f"#ifdef HAVE_{a.upper()}")
+        w(_stmt(rng, lang, v, semi))
+        w.lines.append("#endif")
+    elif lang == "go":
+        w(f"if err := {a}.Close(); err != nil {{")
+        w.depth += 1
+        w("return err")
+        w.close()
+    else:
+        w.open(f"match {a}.get() {{")
+        w("Ok(v) => v,")
+        w("Err(e) => return Err(e),")
+        w.close("};")
 
 
 def _switch(w: _Writer, rng: random.Random, lang: str, v: list[str], semi: bool) -> None:

@@ -475,15 +475,23 @@ def _place_with(
         p = heads[0]
         lo = p + head_len
         tail_len, tails = tails_from(lo, n - head_len)
-        # Blank lines that start the tail may as well end the new lines: where the rest of
-        # the tail stands nearer the head than the whole tail, both places are readings.
-        lead = 0
-        while lead < tail_len - 1 and not seg.lines[n - tail_len + lead].strip():
-            lead += 1
-        if lead:
-            short_len, short = tails_from(lo, tail_len - lead)
-            if short_len == tail_len - lead and short and min(short) < min(tails):
+        # The tail's first lines may as well be new lines (a blank, a common property): where
+        # the whole tail stands only further down, deleting the lines between, and the rest
+        # of the tail (telling still) right below the head, the segment also reads as lines
+        # added there, deleting nothing. Two readings.
+        # (Unless the lines it would add are those below the rest of the tail: a deletion.)
+        for rest in range(tail_len - 1, 0, -1) if tails and min(tails) - tail_len > lo else ():
+            if _weak(seg.lines[n - rest :]):
+                break
+            short_len, short = tails_from(lo, rest)
+            added = sk[n - tail_len : n - rest]
+            if (
+                short_len == rest
+                and lo + rest in short
+                and keys[lo + rest : lo + rest + len(added)] != added
+            ):
                 tail_len, tails = short_len, short
+                break
         if tail_len and _weak(seg.lines[n - tail_len :]):
             # "}" or ")" as the last lines may be the end of new code, not an anchor: the
             # end of the block the head is in, or a place that deletes no line as far left.
