@@ -338,7 +338,10 @@ def _serve(root, compat, body):
     )
 
     async def run() -> None:
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        # The SDK's default errlog is sys.stderr as it was when mcp was first imported: under
+        # pytest that may be an earlier test's capture, which has no file descriptor.
+        client = stdio_client(params, errlog=sys.__stderr__)
+        async with client as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             await body(session)
 

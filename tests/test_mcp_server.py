@@ -30,7 +30,10 @@ async def _session_run(root: Path, args: list[str], body) -> None:
     params = StdioServerParameters(
         command=cmd[0], args=[*cmd[1:], "serve", "--root", str(root), *args]
     )
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+    # The SDK's default errlog is sys.stderr as it was when mcp was first imported: under
+    # pytest that may be an earlier test's capture, which has no file descriptor.
+    client = stdio_client(params, errlog=sys.__stderr__)
+    async with client as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         await body(session)
 
