@@ -159,6 +159,30 @@ def test_a_deletion_before_a_tail_that_repeats_its_last_line_still_merges():
     assert new == css.replace("  display: flex;\n  padding: 0;\n", "  display: flex;\n")
 
 
+def test_a_head_whose_last_line_may_be_new_before_its_twin_is_refused():
+    # Meant: "display: flex;" and "margin-top" added before the rule's first "display: flex;"
+    # (three of them after). Read with the new "display: flex;" as the file's, one went.
+    css = lines(
+        ".a {",
+        "  box-sizing: border-box;",
+        "  font-size: 3px;",
+        "  display: flex;",
+        "  display: flex;",
+        "}",
+    )
+    snippet = lines(
+        "/* ... existing code ... */",
+        "  font-size: 3px;",
+        "  display: flex;",
+        "  margin-top: 72px;",
+        "  display: flex;",
+        "/* ... existing code ... */",
+    )
+    error = refused(css, snippet)
+    assert isinstance(error, Ambiguous)
+    assert "as well lines 3-4 with its first 1 there and the rest new" in error.message
+
+
 # -- tabs retyped as spaces --------------------------------------------------------------------
 GO = lines(
     "package main",

@@ -531,6 +531,7 @@ def _place_with(
                 lines=[q, to_end.end],
                 tier="lazy",
             )
+        _no_shorter_head(name, sk, keys, p, head_len, tail_len, q)
         return _checked(seg, name, p, q, bare, loose, keyf)
     if head_len and len(heads) > 1:
         tail_len, tails = tails_from(cursor, n - head_len)
@@ -578,6 +579,26 @@ def _place_with(
     _balanced_insertion(name, seg.lines[: n - tail_len])
     _check_insertion(name, seg.lines[n - tail_len - 1], seg.lines[0], bare, start - 1)
     return _placement(seg, start, q, list(range(start, q)), bare, loose, offset=n - tail_len)
+
+
+def _no_shorter_head(
+    name: str, sk: list[str], keys: list[str], p: int, head_len: int, tail_len: int, q: int
+) -> None:
+    """The head's last lines may as well be new lines: where the tail stands right after a
+    shorter head, the segment also reads as lines added there, and the file below it stays
+    (a property added before its twin, "display: flex;" written twice). Two readings."""
+    tail = sk[len(sk) - tail_len :]
+    for h in range(head_len - 1, 0, -1):
+        t = p + h
+        if t + tail_len != q and keys[t : t + tail_len] == tail:
+            raise Ambiguous(
+                f"{name}: it fits file lines {p + 1}-{q} with its first {head_len} lines there "
+                f"as they are, and as well lines {p + 1}-{t + tail_len} with its first {h} "
+                "there and the rest new; add the unchanged line after the change (one more "
+                "line of context)",
+                lines=[p + 1, t + 1],
+                tier="lazy",
+            )
 
 
 # Other places of a segment's first line checked for a second reading, at most.
