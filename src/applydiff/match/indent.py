@@ -141,3 +141,61 @@ class Shifts:
         self.combos = [(u, 1) for u in UNITS] + [
             (u, u // mu) for u in UNITS if mu and u > mu and u % mu == 0
         ]
+
+
+# Tab widths tried, in order, to read a file whose indentation mixes tabs and spaces.
+TAB_WIDTHS = (8, 4, 2)
+
+
+def width(ws: str, tab: int) -> int:
+    """The columns leading blanks ``ws`` take with tab stops every ``tab`` columns."""
+    return len(ws.expandtabs(tab))
+
+
+def tab_width(pairs: list[tuple[str, str]]) -> int | None:
+    """For (model indentation, file indentation) pairs of lines the model quoted: the tab
+    width at which every file line sits at the column the model wrote it at, when the file
+    writes each indentation of a tab or more as tabs then fewer spaces than a tab (the
+    model retyped the file's tabs as spaces, GNU style C with its tab-aligned continuation
+    lines say). None when no width explains every pair, or the file does not use tabs, or
+    the model does (its tabs already say how wide it takes one to be)."""
+    if any("\t" in m for m, _ in pairs):
+        return None
+    for tab in TAB_WIDTHS:
+        if any(width(f, tab) != width(m, tab) for m, f in pairs):
+            continue
+        wide = [f for _, f in pairs if width(f, tab) >= tab]
+        if not any("\t" in f for f in wide):
+            return None
+        style = Style(tabs=True, unit=tab)
+        if all(f == style.render(width(f, tab)) for f in wide):
+            return tab
+    return None
+
+
+def tab_stops(pairs: list[tuple[str, str]]) -> int | None:
+    """For (model line, file line) pairs of lines the model quoted: the tab width at which
+    the file's lines with tabs read as the model retyped them in spaces, column for column
+    (some do, and none of those the model quoted word for word reads otherwise), or None
+    when the lines do not tell."""
+    retyped = [
+        (m.rstrip(), f.rstrip())
+        for m, f in pairs
+        if "\t" in f and "\t" not in m and m.split() == f.split()
+    ]
+    for tab in TAB_WIDTHS:
+        if retyped and all(f.expandtabs(tab) == m for m, f in retyped):
+            return tab
+    return None
+
+
+def spaces_for_tabs(pairs: list[tuple[str, str]]) -> int | None:
+    """For (model indentation, file indentation) pairs: the columns the model's tab stands
+    for when it indents with tabs where the file has spaces only, and one width explains
+    every pair (the file's 6 spaces quoted as three tabs: 2). None otherwise."""
+    if not any("\t" in m for m, _ in pairs) or any("\t" in f for _, f in pairs):
+        return None
+    for tab in (*TAB_WIDTHS, 3):
+        if all(width(m, tab) == len(f) for m, f in pairs):
+            return tab
+    return None

@@ -3,20 +3,26 @@
 Bytes outside the hit are never touched. Inside a line-level hit, the model's change is merged
 onto the file's lines: a line the model left as it wrote it in the search text keeps the
 file's own bytes (its indentation, its smart quotes, its terminator, even a typo the model
-misremembered); only lines the model changed are written from the replacement, adapted to the
-file (re-indented, character noise undone) and ended with the file's dominant terminator.
+misremembered); so does a line it misquoted but wrote in the replacement as the file has it
+(the fix is not made twice). Only lines the model changed are written from the replacement,
+merged inside the line with the file's (``inline.py``), given the file's indentation bytes of
+a search line the model indented alike (``Leads``), and ended as the file ends its lines.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
+from functools import cached_property
+
+from rapidfuzz.distance import Indel
 
 from ..errors import FormatInvalid, NoMatch, Region
 from ..text import LF, to_lf
 from . import diff, indent, inline
 from .doc import Doc
 from .elision import is_marker
-from .normalize import rstrip, unescape
+from .normalize import collapse, content, rstrip, unescape
 from .search import Hit, line_of
 
 
@@ -137,6 +143,8 @@ def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0
             tkeys[j] = f"\0elision {k}"
     else:
         tmarks = []
+    _written_as_in_file(hit, bkeys, tkeys)
+    leads = Leads(hit)
     deleting_all = not any(x.strip() for x in theirs)
     out: list[Item] = []
     cursor = 0
@@ -177,36 +185,231 @@ def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0
             if a > cursor:
                 out.extend(range(cursor, a))
             cursor = max(cursor, b)
-        # A changed line takes the indentation offset of the search line it stands in for;
-        # an inserted line, that of the search line before it.
-        one_to_one = i2 - i1 == j2 - j1
+        # A changed line takes the indentation of the search line it stands in for and is
+        # merged with its file line; an inserted line takes the indentation of a search line
+        # the model indented alike (see ``Leads``).
+        if i2 - i1 == j2 - j1:
+            edits = {j1 + d: i1 + d for d in range(i2 - i1)}
+        else:
+            edits = _edited(base, theirs, (i1, i2, j1, j2))
         for j in range(j1, j2):
-            if one_to_one:
-                i = i1 + j - j1
+            if j in edits:
+                i = edits[j]
                 a, b = bmap[i]
-                out.append((_changed_line(hit, i, theirs[j]), a if b - a == 1 else None))
+                line = _changed_line(hit, i, theirs[j], leads, first_line)
+                out.append((line, a if b - a == 1 else None))
             else:
                 i = i1 + (j - j1) if i1 + (j - j1) < i2 else (i2 - 1 if i2 > i1 else i1 - 1)
-                out.append((hit.adapt(theirs[j], max(i, 0)), None))
+                out.append((leads.adapt(theirs[j], max(i, 0)), None))
     out.extend(range(cursor, len(hit.ours)))
     return out
 
 
-def _changed_line(hit: Hit, i: int, line: str) -> str:
+# Past this many line pairs a changed stretch is not searched for edited lines (its added
+# lines are written as the model wrote them, re-indented): a few milliseconds.
+PAIR_CELLS = 2_500
+
+
+def _edited(base: list[str], theirs: list[str], box: tuple[int, int, int, int]) -> dict[int, int]:
+    """In a changed stretch where the model wrote more or fewer lines than it quoted
+    (base[i1:i2] -> theirs[j1:j2]), which new lines are edits of which quoted lines: the
+    in-order pairing of lines at least ``inline.EDITED_LINE`` alike that is most alike in
+    sum. Maps replacement line to search line."""
+    i1, i2, j1, j2 = box
+    if i1 == i2 or j1 == j2 or (i2 - i1) * (j2 - j1) > PAIR_CELLS:
+        return {}
+    bs = [collapse(x) for x in base[i1:i2]]
+    ts = [collapse(x) for x in theirs[j1:j2]]
+    m, n = len(bs), len(ts)
+    score = [[0.0] * (n + 1) for _ in range(m + 1)]
+    for i in range(m):
+        for j in range(n):
+            sim = Indel.normalized_similarity(bs[i], ts[j], score_cutoff=inline.EDITED_LINE)
+            paired = score[i][j] + sim if sim and bs[i] and ts[j] else -1.0
+            score[i + 1][j + 1] = max(score[i][j + 1], score[i + 1][j], paired)
+    out = {}
+    i, j = m, n
+    while i and j:
+        if score[i][j] == score[i - 1][j]:
+            i -= 1
+        elif score[i][j] == score[i][j - 1]:
+            j -= 1
+        else:
+            out[j1 + j - 1] = i1 + i - 1
+            i, j = i - 1, j - 1
+    return out
+
+
+def _written_as_in_file(hit: Hit, bkeys: list[str], tkeys: list[str]) -> None:
+    """Search lines the model quoted wrong (a typo, a line cut short) while its replacement
+    writes that file line out as the file has it: each is keyed as that replacement line, so
+    the diff reads it as unchanged and the file's line is kept byte for byte, not merged a
+    second time with the change the model made to its own misquote."""
+    assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+    present = set(tkeys)
+    by_content: dict[str, list[int]] | None = None  # built for the first misquoted line
+    unshifted = hit.fit is None or hit.fit.shift == indent.Shift()
+    for i, (a, b) in enumerate(hit.base_map):
+        if b - a != 1 or i in hit.markers or bkeys[i] in present:
+            continue
+        file_line = rstrip(hit.ours[a])
+        if file_line == bkeys[i] or not file_line.strip():
+            continue
+        if by_content is None:
+            # Replacement lines that are some search line as quoted stand for that line
+            # (a "}" the model kept), not for another file line that reads the same: only
+            # those the replacement has more of than the search text are free.
+            spare = Counter(tkeys)
+            spare.subtract(Counter(bkeys))
+            by_content = {}
+            for j, key in enumerate(tkeys):
+                if spare[key] > 0:
+                    by_content.setdefault(content(key), []).append(j)
+        found = by_content.get(content(file_line))
+        if not found:
+            continue
+        # Written with the indentation it was quoted with, or with the file's own (when the
+        # model quotes the file's indentation as it is: else that is a coincidence).
+        leads = [indent.leading(hit.base[i])]
+        if unshifted:
+            leads.append(indent.leading(file_line))
+        for lead in leads:
+            same = next((j for j in found if indent.leading(tkeys[j]) == lead), None)
+            if same is not None:
+                bkeys[i] = tkeys[same]
+                break
+
+
+class Leads:
+    """The file's indentation for the model's lines, by analogy: a replacement line indented
+    as the model indented a neighbouring search line takes that line's file indentation, byte
+    for byte (in tab-aligned code the file's tabs and spaces, which no column arithmetic can
+    rebuild). The nearest such line decides; at equal distance, the indentation more of them
+    have, then the line above. A line with no such neighbour follows the mapping the search
+    lines show, when they show one (see ``_unseen``), else is re-indented by the hit's shift
+    (``Hit.adapt``)."""
+
+    def __init__(self, hit: Hit) -> None:
+        self.hit = hit  # the rest is worked out when first asked (most hits never ask)
+
+    @cached_property
+    def table(self) -> dict[str, list[tuple[int, str]]]:
+        """Model indentation -> (search line, its file line's indentation), in order."""
+        hit = self.hit
+        assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+        table: dict[str, list[tuple[int, str]]] = {}
+        if hit.base is hit.ours:
+            return table  # an anchored edit: the model quoted no lines, its shift says all
+        for i, (a, b) in enumerate(hit.base_map):
+            if b - a != 1 or i in hit.markers:
+                continue
+            model, file_line = hit.base[i], hit.ours[a]
+            if model.strip() and file_line.strip():
+                table.setdefault(indent.leading(model), []).append((i, indent.leading(file_line)))
+        return table
+
+    @cached_property
+    def pairs(self) -> list[tuple[str, str]]:
+        """(model indentation, file indentation) of each search line and its file line."""
+        return [(m, f) for m, got in self.table.items() for _, f in got]
+
+    @cached_property
+    def tab(self) -> int | None:
+        """The tab width to write indentation the model retyped from tabs (see above)."""
+        return indent.tab_width(self.pairs) if self.pairs else None
+
+    def _unseen(self, lead: str) -> str | None:
+        """The file's indentation for a model indentation no search line has, when the
+        search lines tell how the model's indentation maps onto the file's: byte for byte
+        (the model quoted every line's indentation as the file has it: its own stands), its
+        spaces for the file's tabs (``indent.tab_width``), or its tabs for the file's
+        spaces (``indent.spaces_for_tabs``)."""
+        pairs = self.pairs
+        if not pairs:
+            return None
+        if all(m == f for m, f in pairs):
+            return lead
+        if self.tab is not None:
+            return indent.Style(tabs=True, unit=self.tab).render(indent.width(lead, self.tab))
+        tab = indent.spaces_for_tabs(pairs)
+        return None if tab is None else " " * indent.width(lead, tab)
+
+    def stops(self) -> int:
+        """The tab width for columns inside lines (tab-aligned comments, say)."""
+        if self._stops is None:
+            hit = self.hit
+            assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+            lines = [
+                (hit.base[i], hit.ours[a]) for i, (a, b) in enumerate(hit.base_map) if b - a == 1
+            ]
+            self._stops = indent.tab_stops(lines) or self.tab or 8
+        return self._stops
+
+    _stops: int | None = None
+
+    def of(self, line: str, i: int) -> str | None:
+        """The file's indentation for ``line`` standing at search line ``i``, or None."""
+        lead = indent.leading(line)
+        got = self.table.get(lead)
+        if not got:
+            return self._unseen(lead)
+        counts = Counter(lead for _, lead in got)
+        return min(got, key=lambda x: (abs(x[0] - i), -counts[x[1]], x[0]))[1]
+
+    def adapt(self, line: str, i: int) -> str:
+        """``line`` (added near search line ``i``) written the way the file would hold it."""
+        adapted = self.hit.adapt(line, i)
+        if not adapted.strip():
+            return adapted
+        lead = self.of(line, i)
+        return adapted if lead is None else lead + adapted.lstrip(" \t")
+
+
+def _changed_line(hit: Hit, i: int, line: str, leads: Leads, first_line: Callable[[], int]) -> str:
     """A replacement line standing in for base line ``i``: adapted to the file, and where the
     file's line differs from what the model quoted only by noise, merged inside the line so
-    the characters the model did not change keep the file's bytes."""
-    adapted = hit.adapt(line, i)
+    the characters the model did not change keep the file's bytes (and a change both made,
+    a typo the model fixed, is made once)."""
     assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+    adapted = hit.adapt(line, i)
+    if not adapted.strip():
+        return adapted
     a, b = hit.base_map[i]
     if b - a != 1:
-        return adapted
+        return leads.adapt(line, i)
     base, ours = hit.base[i], hit.ours[a]
+    if rstrip(line) == rstrip(ours):
+        return ours  # the model wrote the file's line as it is
+    lead = indent.leading(line)
+    if lead == indent.leading(base) and ours.strip():
+        lead = indent.leading(ours)  # indentation unchanged: the file's bytes
+    else:
+        near = leads.of(line, i)
+        lead = indent.leading(adapted) if near is None else near
     undo = hit.fit.undo.apply if hit.fit is not None and hit.fit.undo is not None else str
-    merged = inline.merge(base.lstrip(" \t"), ours.lstrip(" \t"), line.lstrip(" \t"), undo)
-    if merged is None:
-        return adapted
-    return indent.leading(adapted) + merged if adapted.strip() else adapted
+    place = inline.Place(
+        indent.leading(base), indent.leading(ours), indent.leading(line), lead, leads.stops
+    )
+    try:
+        merged = inline.merge(
+            base.lstrip(" \t"), ours.lstrip(" \t"), line.lstrip(" \t"), undo, place
+        )
+    except inline.Conflict:
+        raise _conflict(hit, i, line, first_line()) from None
+    return lead + (adapted.lstrip(" \t") if merged is None else merged)
+
+
+def _conflict(hit: Hit, i: int, line: str, first_line: int) -> NoMatch:
+    assert hit.base is not None and hit.ours is not None and hit.base_map is not None
+    at = hit.base_map[i][0]
+    shown = first_line + 1 + at
+    return NoMatch(
+        f"line {i + 1} of the search text ({hit.base[i].strip()!r}) differs from file line "
+        f"{shown} ({hit.ours[at].strip()!r}) in the part the replacement changes "
+        f"({line.strip()!r}), so what it should become is unclear; quote that line exactly as "
+        "the file has it",
+        closest=[Region(shown, shown, hit.confidence, hit.ours[at])],
+    )
 
 
 def _phantom(hit: Hit, i: int, first_line: int) -> NoMatch:
