@@ -50,3 +50,24 @@ def test_workspace_reports_no_change_and_writes_nothing(tmp_path):
     assert not result.ok
     assert [e["code"] for e in result.errors] == ["no_change"]
     assert (tmp_path / "a.py").read_bytes() == b"a = 1\r\nb = 2\r\n"
+
+
+# -- a replacement that drops the file's final newline keeps it dropped (issue 14, item 6) --------
+def test_a_dropped_final_newline_stays_dropped():
+    assert applydiff.replace("a = 1\nb = 2\n", "b = 2\n", "b = 2\nextra()") == (
+        "a = 1\nb = 2\nextra()"
+    )
+    assert applydiff.replace("a = 1\r\nb = 2\r\n", "b = 2\n", "b = 2\nextra()") == (
+        "a = 1\r\nb = 2\r\nextra()"
+    )
+
+
+def test_a_dropped_final_newline_through_a_tool_call_and_the_workspace(tmp_path):
+    (tmp_path / "a.py").write_bytes(b"a = 1\nb = 2\n")
+    call = (
+        '{"name": "edit_file", "arguments": {"path": "a.py", "old_string": "b = 2\\n", '
+        '"new_string": "b = 2\\nextra()"}}'
+    )
+    result = Workspace(tmp_path).apply(call)
+    assert result.ok, result.errors
+    assert (tmp_path / "a.py").read_bytes() == b"a = 1\nb = 2\nextra()"
