@@ -132,6 +132,8 @@ def replace_with_matches(
     s = _search(doc, old, hint_line, threshold, replace_all=replace_all)
     s.new = to_lf(new)
     hits = ladder.find(s)
+    if s.new_rewritten and s.new is not None:
+        new = s.new
     return splice(doc, hits, new), ([_match(doc, h) for h in hits] if report else [])
 
 

@@ -10,6 +10,7 @@ out of its work budget (``budget.py``) before it can tell one place from several
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from rapidfuzz.distance import Levenshtein
 
@@ -17,17 +18,49 @@ from ..errors import Ambiguous, EditError, NoMatch, Region
 from . import diff, fuzzy, tiers
 from .doc import Doc
 from .normalize import content, rstrip
+from .numbered import strip_numbers
 from .rewrite import new_lines
 from .search import LISTED, Hit, Search, line_of
 
 Tier = Callable[[Search], list[Hit]]
 
-TIERS: tuple[tuple[str, Tier], ...] = (
+# The tiers that compare the search text literally (up to noise), which the line-numbers
+# tier runs again on the text without its copied numbers.
+_LITERAL: tuple[tuple[str, Tier], ...] = (
     ("exact", tiers.exact),
     ("trailing_whitespace", tiers.trailing_whitespace),
     ("indentation", tiers.indentation),
     ("whitespace", tiers.whitespace),
     ("characters", tiers.characters),
+)
+
+
+def line_numbers(s: Search) -> list[Hit]:
+    """The search text as a numbered read showed it (``  12| x = 1``): without the numbers,
+    found by a literal tier, the first number a line hint. The replacement loses its
+    numbers too when every line of it has one (``s.new`` is then the text to write)."""
+    read = strip_numbers(s.old, consecutive=True)
+    if read is None:
+        return []
+    old, first = read
+    new = s.new
+    if new is not None and (stripped := strip_numbers(new, consecutive=False)) is not None:
+        new = stripped[0]
+    hint = s.hint if s.hint is not None else max(first - 1, 0)
+    sub = Search(s.doc, old, hint=hint, threshold=s.threshold, replace_all=s.replace_all, new=new)
+    for name, tier in _LITERAL:
+        hits = tier(sub)
+        if hits:
+            s.new, s.hint, s.new_rewritten = new, hint, True
+            if name in sub.stopped:
+                s.stopped["line_numbers"] = sub.stopped[name]
+            return [replace(h, tier="line_numbers") for h in hits]
+    return []
+
+
+TIERS: tuple[tuple[str, Tier], ...] = (
+    *_LITERAL,
+    ("line_numbers", line_numbers),
     ("elision", tiers.elision),
     ("boundary", tiers.boundary),
     ("fuzzy", fuzzy.fuzzy),

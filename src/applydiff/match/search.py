@@ -137,6 +137,9 @@ class Search:
     # Where the search text occurs once starting mid-line but the exact tier did not take it
     # (its replacement would repeat or drop the start of that line); -1 otherwise.
     cut_start: int = field(init=False, default=-1)
+    # Set when a tier rewrote ``new`` (the line-numbers tier strips copied numbers from it):
+    # the splice then writes ``new`` as the tier left it.
+    new_rewritten: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.lines, self.lead_blank, self.trail_blank = block_lines(self.old)
