@@ -132,13 +132,14 @@ def _applied(result: Result, ws: Workspace | None) -> str:
 
 
 def _failure(e: dict[str, Any], ops: Sequence[Op] | None) -> list[str]:
-    index = e.get("index")
+    index: int | None = e.get("index")
     op = ops[index] if ops is not None and index is not None and index < len(ops) else None
-    what = (
-        f"edit {index + 1} ({KIND[type(op)]} on {op.path})"
-        if op is not None
-        else (f"edit {index + 1}" if index is not None else "the response")
-    )
+    if index is None:
+        what = "the response"
+    elif op is not None:
+        what = f"edit {index + 1} ({KIND[type(op)]} on {op.path})"
+    else:
+        what = f"edit {index + 1}"
     if op is None and e.get("path"):
         what += f" on {e['path']}"
     out = [f"- {what}: {e['code']}: {e['message']}"]

@@ -18,7 +18,7 @@ import os
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from . import compat as compat_mod
 from . import feedback
@@ -40,7 +40,7 @@ MODES = (
 )
 DEFAULT_MODE = "search_replace_multi"
 DIALECTS = ("openai", "anthropic", "mcp")
-PROFILES = {
+PROFILES: dict[str, dict[str, Any]] = {
     "nano": {"max_params_b": 4.0, "mode": "diff_block"},  # write_file + SEARCH/REPLACE text
     "minimal": {"max_params_b": 15.0, "mode": "search_replace"},  # write_file + edit_file
     "full": {"max_params_b": None, "mode": DEFAULT_MODE},
@@ -768,10 +768,11 @@ class ToolLayer:
                 found.setdefault(name, bool(below))
             elif not below:
                 found.pop(name, None)
-        rows = sorted(found.items())
-        text = "\n".join(("[DIR] " if d else "[FILE] ") + n for n, d in rows) or "(empty directory)"
+        listing = sorted(found.items())
+        text = "\n".join(("[DIR] " if d else "[FILE] ") + n for n, d in listing)
+        text = text or "(empty directory)"
         entries = [
-            {"path": f"{key}/{n}" if key else n, "type": "dir" if d else "file"} for n, d in rows
+            {"path": f"{key}/{n}" if key else n, "type": "dir" if d else "file"} for n, d in listing
         ]
         return ToolResult(text, False, {"path": key or ".", "entries": entries})
 
@@ -890,7 +891,7 @@ def _kept(review: bool) -> str:
     return "\n(kept for review: a person accepts it before it reaches the disk)" if review else ""
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 

@@ -50,7 +50,7 @@ def _outcomes(bench: Bench, plt: object, path: Path) -> None:
             for k in kinds:
                 c = bench.accuracy[engine].get(k)
                 total = sum(c.values()) if c else 0
-                shares.append(c[outcome] / total if total else 0.0)
+                shares.append(c[outcome] / total if c and total else 0.0)
             ax.barh(range(len(kinds)), shares, left=left, color=COLORS[outcome], label=outcome)
             left = [a + b for a, b in zip(left, shares, strict=True)]
         ax.set_title(engine)

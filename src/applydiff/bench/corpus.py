@@ -936,7 +936,7 @@ class Generator:
             return None
         src, start, block = got
         edit = make_edit(self.rng, block, src.unit, lang=src.lang)
-        return edit and self.case(src, src.lines, start, block, edit, Noise())
+        return None if edit is None else self.case(src, src.lines, start, block, edit, Noise())
 
     def k_crlf(self) -> Case | None:
         got = self.plain()
@@ -944,7 +944,11 @@ class Generator:
             return None
         src, start, block = got
         edit = make_edit(self.rng, block, src.unit, lang=src.lang)
-        return edit and self.case(src, src.lines, start, block, edit, Noise(), eol="\r\n")
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, start, block, edit, Noise(), eol="\r\n")
+        )
 
     def k_cr_only(self) -> Case | None:
         """The file ends its lines with a lone CR (old Mac style); the model writes LF."""
@@ -969,8 +973,10 @@ class Generator:
         edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         final = self.rng.random() < 0.5
         note = "old ends with a newline" if final else "old ends without a newline"
-        return edit and self.case(
-            src, lines, start, block, edit, Noise(), note=note, final_newline=final
+        return (
+            None
+            if edit is None
+            else self.case(src, lines, start, block, edit, Noise(), note=note, final_newline=final)
         )
 
     def k_trailing_ws(self) -> Case | None:
@@ -1019,7 +1025,11 @@ class Generator:
             return x[len(cut) :] if x.startswith(cut) else x.strip()
 
         note = f"dedented by {len(cut)} {'tabs' if unit == TAB else 'spaces'}"
-        return edit and self.case(src, src.lines, start, block, edit, Noise(dedent), note=note)
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, start, block, edit, Noise(dedent), note=note)
+        )
 
     def k_over_indented(self) -> Case | None:
         got = self.plain()
@@ -1033,7 +1043,11 @@ class Generator:
             return add + x if x.strip() else x
 
         note = f"indented by {len(add)}"
-        return edit and self.case(src, src.lines, start, block, edit, Noise(indent), note=note)
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, start, block, edit, Noise(indent), note=note)
+        )
 
     def k_tabs_spaces(self) -> Case | None:
         src = self.source()
@@ -1055,7 +1069,11 @@ class Generator:
             return None
         block = lines[start : start + size]
         edit = make_edit(self.rng, block, file_unit, tab=tab, lang=src.lang)
-        return edit and self.case(src, lines, start, block, edit, Noise(to_model), note=how)
+        return (
+            None
+            if edit is None
+            else self.case(src, lines, start, block, edit, Noise(to_model), note=how)
+        )
 
     def k_first_line_unindented(self) -> Case | None:
         got = self.plain()
@@ -1066,7 +1084,7 @@ class Generator:
             return None
         edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         noise = Noise(lines={0: block[0].lstrip()})
-        return edit and self.case(src, src.lines, start, block, edit, noise)
+        return None if edit is None else self.case(src, src.lines, start, block, edit, noise)
 
     def k_truncated_boundary(self) -> Case | None:
         got = self.plain()
@@ -1084,8 +1102,10 @@ class Generator:
         noise = Noise(lines={i: line[:cut]})
         which = "first" if i == 0 else "last"
         note = f"{which} line cut to {cut}/{len(line)} chars"
-        return edit and self.case(
-            src, src.lines, start, block, edit, noise, note=note, final_newline=True
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, start, block, edit, noise, note=note, final_newline=True)
         )
 
     def k_typo1(self) -> Case | None:
@@ -1122,7 +1142,9 @@ class Generator:
         if not any('"' in x for x in block):
             return None
         edit = make_edit(self.rng, block, src.unit, lang=src.lang)
-        return edit and self.case(src, src.lines, start, block, edit, Noise(escape))
+        return (
+            None if edit is None else self.case(src, src.lines, start, block, edit, Noise(escape))
+        )
 
     def k_smart_quotes(self) -> Case | None:
         got = self.plain()
@@ -1552,7 +1574,11 @@ class Generator:
             return None  # mostly boilerplate this file shares; not clearly absent
         edit = make_edit(self.rng, block, other.unit, lang=other.lang)
         note = f"block from {other.path}"
-        return edit and self.case(src, src.lines, 0, block, edit, Noise(), refuse=True, note=note)
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, 0, block, edit, Noise(), refuse=True, note=note)
+        )
 
     def k_hallucinated(self) -> Case | None:
         got = self.plain()
@@ -1591,8 +1617,10 @@ class Generator:
             return None  # a "hallucinated" line the file does hold somewhere
         edit = make_edit(self.rng, fake, src.unit, lang=src.lang)
         note = f"{how}; real block at line {start + 1}"
-        return edit and self.case(
-            src, src.lines, start, fake, edit, Noise(), refuse=True, note=note
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, start, fake, edit, Noise(), refuse=True, note=note)
         )
 
     def k_hallucinated_light(self) -> Case | None:
@@ -1633,8 +1661,10 @@ class Generator:
             f"{name} -> {other} on {len(where(name))} of {len(nonblank)} lines; "
             f"real block at line {start + 1}"
         )
-        return edit and self.case(
-            src, src.lines, start, fake, edit, Noise(), refuse=True, note=note
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, start, fake, edit, Noise(), refuse=True, note=note)
         )
 
     def k_wrong_file(self) -> Case | None:
@@ -1683,7 +1713,11 @@ class Generator:
             f"def {name}: block from {a_path}:{a_start + 1}; closest at line {b_start + 1} "
             f"({count} lines): similarity {sim:.3f}, {differing} lines differ"
         )
-        return edit and self.case(src, src.lines, 0, block, edit, Noise(), refuse=True, note=note)
+        return (
+            None
+            if edit is None
+            else self.case(src, src.lines, 0, block, edit, Noise(), refuse=True, note=note)
+        )
 
     def foreign_line(self, src: Source) -> str | None:
         for _ in range(20):

@@ -56,7 +56,9 @@ def _exact() -> Engine:
 def _aider() -> Engine:
     from importlib.metadata import version
 
-    from aider.coders.editblock_coder import replace_most_similar_chunk
+    from aider.coders.editblock_coder import (  # type: ignore[import-not-found]
+        replace_most_similar_chunk,
+    )
 
     def apply(text: str, old: str, new: str, hint: int | None) -> str:
         out = replace_most_similar_chunk(text, old, new)
@@ -70,7 +72,7 @@ def _aider() -> Engine:
 def _dmp() -> Engine:
     from importlib.metadata import version
 
-    from diff_match_patch import diff_match_patch
+    from diff_match_patch import diff_match_patch  # type: ignore[import-untyped]
 
     def apply(text: str, old: str, new: str, hint: int | None) -> str:
         dmp = diff_match_patch()

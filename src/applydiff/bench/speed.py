@@ -84,7 +84,7 @@ def with_typos(rng: random.Random, block: list[str], avoid: int) -> list[str]:
 
 def absent_block(texts: list[str], paths: list[str]) -> list[str]:
     """A 20-line block from a file none of ``texts`` holds, resembling nothing in them."""
-    keys = set()
+    keys: set[str] = set()
     for t in texts:
         keys.update(loose(x) for x in t.split("\n"))
     for p in reversed(paths):

@@ -37,12 +37,12 @@ def _serve(name: str, conn: Connection) -> None:
             while len(times) < runs and sum(times) < budget:
                 t0 = time.perf_counter()
                 try:
-                    out: Any = engine.apply(text, old, new, None)
+                    result: Any = engine.apply(text, old, new, None)
                 except Exception:
-                    out = None
+                    result = None
                 times.append(time.perf_counter() - t0)
                 if first is None:
-                    first = out if out is not None else False
+                    first = result if result is not None else False
             conn.send(("timed", statistics.median(times), first or None))
 
 

@@ -102,21 +102,21 @@ def parse_block(lines: list[str], i: int) -> tuple[list[Op], int]:
     ops: list[Op] = []
     k = 0
     while k < len(sections):
-        marker, line, old = sections[k]
+        marker, at, old = sections[k]
         if marker != FROM:
             raise FormatInvalid(
-                f"'{TO}' at line {line} has no '{FROM}' section before it",
-                line=line,
+                f"'{TO}' at line {at} has no '{FROM}' section before it",
+                line=at,
                 expected=f"'{FROM}'",
             )
         if k + 1 >= len(sections) or sections[k + 1][0] != TO:
             raise FormatInvalid(
-                f"the '{FROM}' section at line {line} is not followed by '{TO}'",
-                line=line,
+                f"the '{FROM}' section at line {at} is not followed by '{TO}'",
+                line=at,
                 expected=f"'{TO}'",
             )
         new = sections[k + 1][2]
-        ops.append(Replace(path, body(old), body(new), threshold=fuzz, origin=line))
+        ops.append(Replace(path, body(old), body(new), threshold=fuzz, origin=at))
         k += 2
     if not ops:
         raise FormatInvalid(

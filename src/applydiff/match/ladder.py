@@ -336,11 +336,12 @@ def _numbered(doc: Doc, hits: list[Hit]) -> list[Hit]:
 def _by_hint(s: Search, hits: list[Hit]) -> Hit | None:
     """The hit nearest the hint, if it is clearly nearest (less than half the distance of the
     runner-up) and, for the fuzzy tier, itself above the threshold."""
-    if s.hint is None:
+    hint = s.hint
+    if hint is None:
         return None
-    ranked = sorted(_numbered(s.doc, hits), key=lambda h: abs(h.line - s.hint))
-    d1 = abs(ranked[0].line - s.hint)
-    d2 = abs(ranked[1].line - s.hint)
+    ranked = sorted(_numbered(s.doc, hits), key=lambda h: abs(h.line - hint))
+    d1 = abs(ranked[0].line - hint)
+    d2 = abs(ranked[1].line - hint)
     if 2 * d1 >= d2:
         return None
     if ranked[0].tier == "fuzzy" and ranked[0].confidence < s.threshold:

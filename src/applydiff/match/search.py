@@ -348,21 +348,21 @@ class Search:
         """``count`` lines from line start ``start`` and the position after them, or None
         when the text ends first."""
         key = (start, count)
-        got = self._windows.get(key, False)
-        if got is False:
-            self.budget.lines(count)
-            n = self.doc.n
-            out = []
-            p = start
-            for _ in range(count):
-                if p >= n:
-                    got = None
-                    break
-                text, p = self.line(p)
-                out.append(text)
-            else:
-                got = (out, p)
-            self._windows[key] = got
+        if key in self._windows:
+            return self._windows[key]
+        self.budget.lines(count)
+        n = self.doc.n
+        out = []
+        p = start
+        got: tuple[list[str], int] | None = None
+        for _ in range(count):
+            if p >= n:
+                break
+            text, p = self.line(p)
+            out.append(text)
+        else:
+            got = (out, p)
+        self._windows[key] = got
         return got
 
     def loose_window(self, start: int, count: int) -> list[str] | None:
