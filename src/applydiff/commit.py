@@ -44,11 +44,22 @@ def _step(name: str) -> None:
 
 @dataclass(frozen=True)
 class Target:
-    """One file to change: ``data`` None deletes it; ``mode`` None means a new file."""
+    """One file to change: ``data`` None deletes it; ``mode`` None means a new file.
+    ``executable`` True or False sets or clears the executable bits of that mode (None keeps
+    it)."""
 
     path: Path
     data: bytes | None
     mode: int | None
+    executable: bool | None = None
+
+
+def with_executable(mode: int, executable: bool | None) -> int:
+    """``mode`` with its executable bits set where it is readable (as ``chmod +x`` under a
+    usual umask), or cleared; unchanged for None."""
+    if executable is None:
+        return mode
+    return mode | (mode & 0o444) >> 2 if executable else mode & ~0o111
 
 
 try:
@@ -242,14 +253,16 @@ def _commit(root: Path, targets: list[Target]) -> None:
             assert t.data is not None
             fd_dir, name = dirs.at(entry["temp"], create=True)
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | fsio.NOFOLLOW
-            fd = os.open(name, flags, 0o666 if t.mode is None else 0o600, dir_fd=fd_dir)
+            # A new file gets the umask's permissions, like any file a program creates.
+            new = 0o777 if t.executable else 0o666
+            fd = os.open(name, flags, new if t.mode is None else 0o600, dir_fd=fd_dir)
             try:
                 _step("temp-open")
                 os.write(fd, t.data[: len(t.data) // 2])
                 _step("temp-half")
                 os.write(fd, t.data[len(t.data) // 2 :])
                 if t.mode is not None:
-                    os.fchmod(fd, t.mode)
+                    os.fchmod(fd, with_executable(t.mode, t.executable))
                 os.fsync(fd)
             finally:
                 os.close(fd)

@@ -108,6 +108,9 @@ class Changeset:
 
     changes: list[FileChange] = field(default_factory=list)
     moves: dict[str, str] = field(default_factory=dict)
+    # path -> executable bit to set (True) or clear (False); the text may be unchanged
+    modes: dict[str, bool] = field(default_factory=dict)
+    copies: dict[str, str] = field(default_factory=dict)  # a copy's path -> its source
     reports: list[EditReport] = field(default_factory=list)
     errors: list[OpError] = field(default_factory=list)
 
@@ -174,6 +177,8 @@ class _Run:
         self.state: dict[str, str | None] = {}
         self.original: dict[str, str | None] = {}
         self.moves: dict[str, str] = {}  # original source -> current destination
+        self.modes: dict[str, bool] = {}  # path -> executable bit to set or clear
+        self.copies: dict[str, str] = {}  # a copy's path -> the path it was copied from
         self.last_end: dict[str, int] = {}  # path -> line below its latest edit (0-based)
         # path -> (first line, lines added) of each edit so far, to map original line numbers
         self.shifts: dict[str, list[tuple[int, int]]] = {}
@@ -236,6 +241,7 @@ class _Run:
         if isinstance(op, Delete):
             self.existing(op, path, "delete")
             self.state[path] = None
+            self.modes.pop(path, None)
             return EditReport(index, path, "delete", "delete", 1.0)
         if isinstance(op, Move):
             return self.move(index, op, path)
@@ -431,14 +437,37 @@ class _Run:
         return report
 
     def move(self, index: int, op: Move, path: str) -> EditReport:
-        text = self.existing(op, path, "move")
+        report = self.move_or_copy(index, op, path)
+        if op.executable is not None:
+            self.modes[self.key(op.to)] = op.executable
+        return report
+
+    def move_or_copy(self, index: int, op: Move, path: str) -> EditReport:
+        text = self.existing(op, path, "copy" if op.copy else "move")
         dest = self.key(op.to)
-        if dest == path:  # a move onto itself changes nothing
-            return EditReport(index, path, "move", "move", 1.0)
+        if op.copy:
+            if dest == path or self.read(dest) is not None:
+                raise EditError(
+                    f"{op.to} already exists, but the edit copies {op.path} to it as a new "
+                    "file; copy to a path that does not exist, or edit the file itself",
+                    code=CONFLICT,
+                )
+            self.state[dest] = text
+            moved = next((s for s, d in self.moves.items() if d == path), path)
+            self.copies[dest] = self.copies.get(path, moved)  # where its bytes were read
+            if path in self.modes:
+                self.modes[dest] = self.modes[path]
+            return EditReport(index, path, "copy", "copy", 1.0)
+        if dest == path:  # a move onto itself changes nothing (but maybe the mode)
+            return EditReport(index, path, "move", "move" if op.executable is None else "mode", 1.0)
         self.read(dest)  # remember what was there (a move may overwrite it)
         self.shifts[dest] = self.shifts.pop(path, [])
         self.state[dest] = text
         self.state[path] = None
+        if path in self.modes:
+            self.modes[dest] = self.modes.pop(path)
+        if path in self.copies:
+            self.copies[dest] = self.copies.pop(path)
         source = next((s for s, d in self.moves.items() if d == path), path)
         self.moves.pop(source, None)
         if source != dest:
@@ -451,9 +480,15 @@ class _Run:
         changes = [
             FileChange(path, self.original[path], after)
             for path, after in self.state.items()
-            if after != self.original[path]
+            if after != self.original[path] or (after is not None and path in self.modes)
         ]
-        return Changeset(changes=changes, moves=dict(self.moves), reports=self.reports)
+        return Changeset(
+            changes=changes,
+            moves=dict(self.moves),
+            modes=dict(self.modes),
+            copies={d: s for d, s in self.copies.items() if self.state.get(d) is not None},
+            reports=self.reports,
+        )
 
 
 def _unchanged(path: str, report: EditReport) -> NoReturn:

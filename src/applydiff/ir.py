@@ -102,6 +102,11 @@ class Replace:
     at_end: bool = False
     final_newline: bool = False
     origin: int | None = None
+    # Slips the parser read in the block (a stray divider, a marker with a stray character),
+    # for the report; and the readings that keep a divider it took for a stray one as a line
+    # of the file, which the engine tries only when the file holds such a line.
+    slips: tuple[str, ...] = field(default=())
+    literal: Sequence[tuple[str, str]] = field(default=())
 
 
 @dataclass(frozen=True)
@@ -146,12 +151,20 @@ class Delete:
 
 @dataclass(frozen=True)
 class Move:
-    """Rename a file (its content as it stands after the earlier edits)."""
+    """Rename a file (its content as it stands after the earlier edits).
+
+    With ``copy`` the file stays and ``to``, which must not exist, gets a copy of it (a git
+    diff's ``copy from``/``copy to``). ``executable`` True or False sets or clears the
+    executable bit of ``to`` (a git diff's ``new mode 100755``/``100644``; ``to`` may be
+    ``path`` itself); the rest of its permissions stay as they are on disk at commit.
+    """
 
     path: str
     to: str
     file_id: str | None = None
     origin: int | None = None
+    copy: bool = False
+    executable: bool | None = None
 
 
 Op = Write | Replace | Anchored | Lazy | Delete | Move
@@ -205,7 +218,7 @@ def write_conflicts(ops: list[Op], key: Any = normalize_path) -> dict[int, Write
                 out[index] = _conflict(ops, index, written[k], "written")
             else:
                 edited.setdefault(k, index)
-        elif isinstance(op, Move):
+        elif isinstance(op, Move) and not op.copy:
             # What was done to the file is done to its new path.
             for table in (written, edited):
                 if k in table:

@@ -118,7 +118,8 @@ class Result:
     _reads: dict[str, _Read] | None = field(default=None, repr=False)
     _patches: dict[str, tuple[str | None, int]] | None = field(default=None, repr=False)
     _partners: dict[str, str] = field(default_factory=dict, repr=False)  # the paths of moves
-    _moved_from: dict[str, str] = field(default_factory=dict, repr=False)  # destination: source
+    # destination: source, of a move or a copy (whose permissions and encoding it takes)
+    _moved_from: dict[str, str] = field(default_factory=dict, repr=False)
     ops: list[Op] | None = field(default=None, repr=False)  # the parsed edits, for feedback
 
     def to_dict(self) -> dict[str, Any]:
@@ -372,6 +373,7 @@ class Workspace:
         errors = []
         last_op = {r.path: r.index for r in cs.reports}
         moved_from = {dst: src for src, dst in cs.moves.items()}
+        like_from = {**cs.copies, **moved_from}
         for change in cs.changes:
             read = files.reads[change.path]
             final, problem = self._reconcile(read, change.after)
@@ -385,8 +387,8 @@ class Workspace:
             if final is None:
                 plan.append((change.path, commit_mod.Target(read.real, None, None), None))
                 continue
-            # A moved file keeps its source's encoding and permissions.
-            like = files.reads[moved_from[change.path]] if change.path in moved_from else read
+            # A moved or copied file keeps its source's encoding and permissions.
+            like = files.reads[like_from[change.path]] if change.path in like_from else read
             enc = like.encoding if like.text is not None else UTF8
             try:
                 data = encode(final, enc)
@@ -403,7 +405,8 @@ class Workspace:
                     )
                 )
                 continue
-            plan.append((change.path, commit_mod.Target(read.real, data, like.mode), final))
+            target = commit_mod.Target(read.real, data, like.mode, cs.modes.get(change.path))
+            plan.append((change.path, target, final))
         if errors:
             return Result(False, dry_run, edits=edits, errors=errors)
         patches: dict[str, int] = {}
@@ -419,7 +422,7 @@ class Workspace:
             _reads=files.reads,
             _patches={c.path: (c.before, patches.get(c.path, 1)) for c in cs.changes},
             _partners={**moved_from, **{src: dst for dst, src in moved_from.items()}},
-            _moved_from=moved_from,
+            _moved_from=like_from,
         )
 
     @staticmethod
@@ -789,7 +792,11 @@ def _history(
     path: str, read: _Read, target: commit_mod.Target, partner: str | None = None
 ) -> FileChange:
     before_mode = None if read.mode is None else stat.S_IMODE(read.mode)
-    after_mode = before_mode if target.mode is None else stat.S_IMODE(target.mode)
+    after_mode = (
+        before_mode
+        if target.mode is None
+        else stat.S_IMODE(commit_mod.with_executable(target.mode, target.executable))
+    )
     return FileChange(path, read.data, target.data, before_mode, after_mode, partner)
 
 
