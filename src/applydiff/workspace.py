@@ -359,6 +359,20 @@ class Workspace:
         result = self._result(cs, files, dry_run)
         result.ops = ops
         self._counted(result)
+        if result.ok and review and result._plan is not None:
+            # A pending output is text: a mode it cannot keep would be lost on accept.
+            for path, target, _ in result._plan:
+                if target.executable is not None:
+                    result.ok = False
+                    result.errors.append(
+                        _plain_error(
+                            FORMAT_INVALID,
+                            None,
+                            path,
+                            f"the edit changes the mode of {path}, which review cannot keep; "
+                            "apply it without review, or leave the mode change out",
+                        )
+                    )
         if result.ok and review and not dry_run:
             self._keep_pending(result)
         elif result.ok and not dry_run:

@@ -1,10 +1,20 @@
 """Unified diffs, read leniently: line numbers and counts are hints, never trusted.
 
 Accepted: ``---``/``+++`` headers with or without ``a/`` ``b/`` and timestamps, ``/dev/null``
-for creation and deletion, ``diff --git`` with ``rename from``/``rename to``, ``@@`` headers
-with wrong numbers or none at all, context lines that lost their leading space, several files.
-Each hunk becomes a Replace of context+removed by context+added, with the hunk's start in the
-new file as the line hint.
+for creation and deletion, ``@@`` headers with wrong numbers or none at all, context lines that
+lost their leading space, several files. Each hunk becomes a Replace of context+removed by
+context+added, with the hunk's start in the new file as the line hint.
+
+git's extended headers: paths C-quoted as git writes them (``"a/caf\\303\\251.py"``),
+``rename from/to`` (a Move, with or without hunks), ``copy from/to`` (a copying Move, then the
+hunks on the copy), ``old mode``/``new mode``/``new file mode`` (a Move with ``executable``,
+onto the file itself when it stays), ``deleted file mode``, ``similarity index``, ``index``.
+A symlink or submodule and a binary patch are refused, naming the file: the text of the rest
+is never applied without it.
+
+Without a ``diff --git`` line, differing old and new names are not a rename: as GNU patch
+does, the file edited is the best of the two names (fewest components, then the shortest
+base name, then the shortest name, then the old), so ``--- f.orig``/``+++ f`` edits ``f``.
 """
 
 from __future__ import annotations
@@ -27,7 +37,16 @@ _EXTENDED = (
     "dissimilarity index",
     "copy from",
     "copy to",
+    "rename from",
+    "rename to",
+    "rename old",  # git before 1.5 wrote these
+    "rename new",
 )
+# git's C quoting: these letters after a backslash, or three octal digits (one byte).
+_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_BINARY = re.compile(r"^Binary files (.+) and (.+) differ\s*$")
+_REGULAR, _EXECUTABLE = 0o100644, 0o100755
 
 
 def is_file_header(lines: list[str], i: int) -> bool:
@@ -39,13 +58,135 @@ def is_start(lines: list[str], i: int) -> bool:
     return lines[i].startswith("diff --git ") or is_file_header(lines, i)
 
 
+def unquote(body: str) -> str:
+    """The path inside git's double quotes: escapes decoded, octal escapes as the bytes of the
+    path (UTF-8; a byte that is not stands for itself, as Python spells file names)."""
+    out = bytearray()
+    k = 0
+    while k < len(body):
+        c = body[k]
+        if c == "\\" and k + 1 < len(body):
+            nxt = body[k + 1]
+            if body[k + 1 : k + 4].isdigit() and len(body[k + 1 : k + 4]) == 3:
+                out.append(int(body[k + 1 : k + 4], 8) & 0xFF)
+                k += 4
+                continue
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+                k += 2
+                continue
+        out += c.encode("utf-8", "surrogateescape")
+        k += 1
+    return out.decode("utf-8", "surrogateescape")
+
+
+def _path(raw: str) -> str:
+    """A path as a header line writes it: C-quoted, or plain up to a tab (a timestamp)."""
+    raw = raw.strip()
+    m = _QUOTED.match(raw)
+    if m:
+        return unquote(m.group(1))
+    return raw.split("\t")[0].strip().strip('"')
+
+
 def _clean(raw: str, prefix: str) -> str | None:
-    path = raw.split("\t")[0].strip().strip('"')
+    path = _path(raw)
     if path == "/dev/null":
         return None
     if path.startswith(prefix):
         path = path[len(prefix) :]
     return path
+
+
+def _git_names(rest: str) -> tuple[str, str] | None:
+    """The two paths of a ``diff --git`` line, either of them C-quoted."""
+    rest = rest.strip()
+    names: list[str] = []
+    while rest and len(names) < 2:
+        m = _QUOTED.match(rest)
+        if m:
+            names.append(unquote(m.group(1)))
+            rest = rest[m.end() :].lstrip()
+        elif len(names) == 1 or not rest.endswith('"'):
+            break
+        else:  # a plain old name, a quoted new one
+            m = re.search(r' ("(?:[^"\\]|\\.)*")$', rest)
+            if m is None:
+                break
+            names.append(rest[: m.start()])
+            rest = rest[m.start() :].lstrip()
+    if len(names) == 1 and rest and not rest.startswith('"'):
+        names.append(rest)
+    if len(names) == 2:
+        old, new = names
+        if old.startswith("a/") and new.startswith("b/"):
+            return old[2:], new[2:]
+        return None
+    # Both plain: a name with a space splits where the two halves name one file.
+    half = (len(rest) - 1) // 2
+    if (
+        rest.startswith("a/")
+        and rest[half : half + 3] == " b/"
+        and rest[2:half] == rest[half + 3 :]
+    ):
+        return rest[2:half], rest[2:half]
+    m = _GIT.match("diff --git " + rest)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def _best(old: str, new: str) -> str:
+    """GNU patch's best of two names: fewest components, then the shortest base name, then
+    the shortest name, then the first (the old)."""
+
+    def rank(p: str) -> tuple[int, int, int]:
+        parts = [x for x in p.split("/") if x]
+        return len(parts), len(parts[-1]) if parts else 0, len(p)
+
+    return new if rank(new) < rank(old) else old
+
+
+def _mode(line: str, i: int, path: str | None) -> int:
+    """The mode a git header line ends with; a symlink or submodule is refused."""
+    text = line.rsplit(None, 1)[-1]
+    try:
+        mode = int(text, 8)
+    except ValueError:
+        raise FormatInvalid(
+            f"line {i + 1} ({line.strip()!r}) names no mode; git writes 100644 or 100755",
+            line=i + 1,
+            expected="a mode such as 100644 or 100755",
+        ) from None
+    kind = mode & 0o170000
+    if kind != 0o100000:
+        what = {0o120000: "a symbolic link", 0o160000: "a submodule"}.get(kind, "not a file")
+        raise FormatInvalid(
+            f"line {i + 1} ({line.strip()!r}) makes {path or 'the file'} {what}; applydiff "
+            "writes regular files only, and nothing in this response was applied. Leave "
+            "that file out of the patch, or change it another way",
+            line=i + 1,
+            expected="modes 100644 or 100755 only",
+        )
+    return mode
+
+
+def _binary(line: str, i: int, path: str | None) -> FormatInvalid:
+    m = _BINARY.match(line)
+    if m and path is None:
+        for raw, prefix in ((m.group(2), "b/"), (m.group(1), "a/")):
+            path = _clean(raw, prefix)
+            if path is not None:
+                break
+    return FormatInvalid(
+        f"line {i + 1} ({line.strip()!r}) is a binary change to {path or 'a file'}; applydiff "
+        "applies text only, so nothing in this response was applied. Send the binary file "
+        "another way, or leave it out of the patch and send the rest again",
+        line=i + 1,
+        expected="text hunks only ('@@' lines), no binary files",
+    )
+
+
+def _is_binary(line: str) -> bool:
+    return line.startswith("GIT binary patch") or bool(_BINARY.match(line))
 
 
 def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[Op], int]:
@@ -54,26 +195,47 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
     start = i
     old_path = new_path = path
     renamed: tuple[str, str] | None = None
-    created = deleted = False
+    copied: tuple[str, str] | None = None
+    created = deleted = git = False
+    old_mode = new_mode = file_mode = None
     if lines[i].startswith("diff --git "):
-        m = _GIT.match(lines[i])
-        if m:
-            old_path, new_path = m.group(1), m.group(2)
+        git = True
+        names = _git_names(lines[i][len("diff --git ") :])
+        if names:
+            old_path, new_path = names
         i += 1
-        rename_from = rename_to = None
-        while i < len(lines) and lines[i].startswith((*_EXTENDED, "rename from", "rename to")):
+        rename_from = rename_to = copy_from = copy_to = None
+        while i < len(lines) and lines[i].startswith(_EXTENDED):
             line = lines[i]
-            if line.startswith("rename from"):
-                rename_from = line[len("rename from") :].strip()
-            elif line.startswith("rename to"):
-                rename_to = line[len("rename to") :].strip()
-            elif line.startswith("new file mode"):
+            key = next(k for k in _EXTENDED if line.startswith(k))
+            value = line[len(key) :].strip()
+            if key in ("rename from", "rename old"):
+                rename_from = _path(value)
+            elif key in ("rename to", "rename new"):
+                rename_to = _path(value)
+            elif key == "copy from":
+                copy_from = _path(value)
+            elif key == "copy to":
+                copy_to = _path(value)
+            elif key == "new file mode":
                 created = True
-            elif line.startswith("deleted file mode"):
+                file_mode = _mode(line, i, new_path)
+            elif key == "deleted file mode":
                 deleted = True
+                _mode(line, i, old_path)
+            elif key == "old mode":
+                old_mode = _mode(line, i, old_path)
+            elif key == "new mode":
+                new_mode = _mode(line, i, new_path)
             i += 1
         if rename_from and rename_to:
             renamed = (rename_from, rename_to)
+            old_path, new_path = renamed
+        if copy_from and copy_to:
+            copied = (copy_from, copy_to)
+            old_path, new_path = copied
+        if i < len(lines) and _is_binary(lines[i]):
+            raise _binary(lines[i], i, new_path or old_path)
     if i < len(lines) and is_file_header(lines, i):
         old_path = _clean(lines[i][4:], "a/")
         new_path = _clean(lines[i + 1][4:], "b/")
@@ -83,6 +245,11 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
     while i < len(lines) and lines[i].startswith("@@"):
         hunk, i = _hunk(lines, i)
         hunks.append(hunk)
+    if i < len(lines) and _BINARY.match(lines[i]):
+        # ``diff -r`` reports a binary file between text sections: the patch is incomplete.
+        raise _binary(lines[i], i, None)
+    if not git and old_path is not None and new_path is not None and old_path != new_path:
+        old_path = new_path = _best(old_path, new_path)  # not a rename: GNU patch's choice
     target = new_path if old_path is None else old_path
     if target is None:
         raise FormatInvalid(
@@ -90,12 +257,23 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
             line=start + 1,
             expected="a path on the '---' or '+++' line",
         )
+    executable = None  # git writes 'new mode' only beside 'old mode', when they differ
+    if old_mode is not None and new_mode is not None and (old_mode ^ new_mode) & 0o111:
+        executable = bool(new_mode & 0o111)
     if created:
         text = "".join(h.new for h in hunks)
-        return [Write(target, text, create=True, origin=start + 1)], i
+        ops: list[Op] = [Write(target, text, create=True, origin=start + 1)]
+        if file_mode is not None and file_mode & 0o111:
+            ops.append(Move(target, target, origin=start + 1, executable=True))
+        return ops, i
     if deleted:
         return [Delete(target, origin=start + 1)], i
-    ops: list[Op] = []
+    ops = []
+    if copied:
+        # The copy starts as its source; the hunks edit the copy.
+        ops.append(Move(*copied, origin=start + 1, copy=True, executable=executable))
+        target = copied[1]
+        executable = None
     for h in hunks:
         if not h.old:
             raise FormatInvalid(
@@ -106,9 +284,14 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
                 expected="context lines (starting with a space) in the hunk",
             )
         ops.append(Replace(target, h.old, h.new, hint_line=h.hint, origin=h.line))
-    if renamed or (new_path is not None and old_path is not None and new_path != old_path):
+    if not copied and (
+        renamed or (new_path is not None and old_path is not None and new_path != old_path)
+    ):
         src, dst = renamed or (old_path, new_path)
-        ops.append(Move(src, dst, origin=start + 1))
+        assert src is not None and dst is not None
+        ops.append(Move(src, dst, origin=start + 1, executable=executable))
+    elif executable is not None:
+        ops.append(Move(target, target, origin=start + 1, executable=executable))
     if not ops:
         raise FormatInvalid(
             f"the diff for {target} at line {start + 1} has no hunks",
