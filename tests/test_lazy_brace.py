@@ -7,6 +7,12 @@ it is checked here too: nothing misapplied, nothing whitespace-off.
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from applydiff import Ambiguous, EditError, Lazy, apply_ops
@@ -181,6 +187,46 @@ def test_a_head_whose_last_line_may_be_new_before_its_twin_is_refused():
     error = refused(css, snippet)
     assert isinstance(error, Ambiguous)
     assert "as well lines 3-4 with its first 1 there and the rest new" in error.message
+
+
+GUARDS = lines(
+    "class A {",
+    "    int f(Object total) {",
+    "        if (total == null) {",
+    "            return 0;",
+    "        }",
+    "        switch (total) {",
+    "            default:",
+    "                break;",
+    "        }",
+    "        if (total == null) {",
+    "            return;",
+    "        }",
+    "        entry.add(count);",
+    "    }",
+    "}",
+)
+
+
+@pytest.mark.parametrize("after", ["        entry.add(count);", "        try {"])
+def test_a_block_after_a_closing_brace_changed_or_added_is_refused(after):
+    # Meant: a new guard added after the second one. Read from the "}" above that guard, the
+    # snippet changed its "return;" instead; read from the guard's own "}", it adds a block.
+    text = (
+        GUARDS if "entry" in after else GUARDS.replace("        entry", after + "\n        entry")
+    )
+    snippet = lines(
+        "// ... existing code ...",
+        "        }",
+        "        if (total == null) {",
+        "            return null;",
+        "        }",
+        after,
+        "// ... existing code ...",
+    )
+    error = refused(text, snippet)
+    assert isinstance(error, Ambiguous)
+    assert "changing some, and as well lines 12-13" in error.message
 
 
 # -- tabs retyped as spaces --------------------------------------------------------------------
@@ -492,3 +538,26 @@ def test_the_brace_corpus_is_deterministic_by_seed():
         (c.path, c.snippet, c.expected) for c in b
     ]
     assert [c.snippet for c in lazy_brace.generate(24, seed=4)] != [c.snippet for c in a]
+
+
+def test_the_benchmark_script_runs_the_brace_corpus(tmp_path, capsys, monkeypatch):
+    """benchmarks/lazy.py --brace: a table by language, nothing wrong, the JSON per case."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "lazy.py"
+    spec = importlib.util.spec_from_file_location("lazy_bench_brace", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, script)  # dataclasses look their module up
+    spec.loader.exec_module(script)
+    out = tmp_path / "brace.json"
+    code = script.main(["--brace", "--cases", "48", "--seed", "2", "--json", str(out)])
+    text = capsys.readouterr().out
+    data = json.loads(out.read_text())
+    outcomes = Counter(r["outcome"] for r in data["results"])
+    assert code == 0 and data["corpus"] == "brace"
+    assert sum(outcomes.values()) == 48 and set(outcomes) <= {"correct", "refused"}
+    assert {r["lang"] for r in data["results"]} == set(lazy_brace.LANGS)
+    assert "## Seed 2, by language" in text
+    for lang in lazy_brace.LANGS:
+        row = next(x for x in text.splitlines() if x.startswith(f"| {lang} | 6 | "))
+        cells = [x.strip() for x in row.split("|")[2:8]]
+        assert cells[3:6] == ["0", "0", "0"]  # misapplied, whitespace-off, crashed

@@ -532,6 +532,8 @@ def _place_with(
                 tier="lazy",
             )
         _no_shorter_head(name, sk, keys, p, head_len, tail_len, q)
+        if _closes_block(seg.lines[0]):  # a "}" says nothing of which one it is
+            _no_inner_start(seg, name, sk, view, bare, p, q, loose)
         return _checked(seg, name, p, q, bare, loose, keyf)
     if head_len and len(heads) > 1:
         tail_len, tails = tails_from(cursor, n - head_len)
@@ -597,6 +599,56 @@ def _no_shorter_head(
                 "there and the rest new; add the unchanged line after the change (one more "
                 "line of context)",
                 lines=[p + 1, t + 1],
+                tier="lazy",
+            )
+
+
+def _no_inner_start(
+    seg: Segment,
+    name: str,
+    sk: list[str],
+    view: _Keys,
+    bare: list[str],
+    p: int,
+    q: int,
+    loose: bool,
+) -> None:
+    """A segment that starts with a "}" and, placed over p..q, changes a file line there
+    (a new line that reads like a changed copy of it), when its first line also stands
+    further down inside p..q and from there, its other head lines new, it reads as lines
+    added right before its last lines, changing nothing: changed or added? ("}" then the
+    file's "if" block changed, or a new "if" block after it). If that fits by the same
+    rules, two readings: refused, as for a segment held on one side."""
+    keyf = _loose if loose else _key
+    n = len(sk)
+    inner = view.places(sk[0], p + 1, q)[:OTHER_PLACES]
+    if not inner:
+        return
+    sm, _ = _aligned(sk, view.keys[p:q], p, name)
+    changes = any(
+        _looks_changed(seg.lines[x], bare[p + y])
+        for tag, a1, a2, b1, b2 in sm.get_opcodes()
+        if tag == "replace"
+        for x in range(a1, a2)
+        for y in range(b1, b2)
+    )
+    if not changes:
+        return
+    for a in inner:
+        h = _run_at(sk, view.keys, a)
+        for r in range(1, n - h):
+            t = a + h + r
+            if view.keys[a + h : t] != sk[n - r :]:
+                continue
+            try:  # (its new lines are in the file, but inside p..q: no sign against it)
+                _checked(seg, name, a, t, bare, loose, keyf)
+            except (NoMatch, Ambiguous):
+                continue
+            raise Ambiguous(
+                f"{name}: it fits file lines {p + 1}-{q}, changing some, and as well lines "
+                f"{a + 1}-{t}, its first {h} line(s) there and the rest added; add the "
+                "unchanged line before the change (one more line of context)",
+                lines=[p + 1, a + 1],
                 tier="lazy",
             )
 
