@@ -13,7 +13,9 @@ the failed op's effect); if any failed, no change comes back.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -40,6 +42,8 @@ from .text import LF, count_lines, dominant_eol, ends_line, file_id
 # Readings of a block with several '=======' lines tried, times the file's length: each is
 # a search of the whole file (a few scans of it), so this bounds the op at about a second.
 READINGS_WORK = 100_000_000
+# A line a SEARCH/REPLACE parser reads as a divider ('=======').
+_DIVIDER_LINE = re.compile(r"^[ \t]*={5,9}[ \t]*\r?$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -70,9 +74,10 @@ class EditReport:
     start_line: int | None = None
     end_line: int | None = None
     matches: int = 1
+    notes: tuple[str, ...] = ()  # slips of the model's text read on the way (parser's words)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "index": self.index,
             "path": self.path,
             "kind": self.kind,
@@ -82,6 +87,9 @@ class EditReport:
             "end_line": self.end_line,
             "matches": self.matches,
         }
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
 
 @dataclass(frozen=True)
@@ -272,7 +280,7 @@ class _Run:
             self.state[path] = op.new
             return EditReport(index, path, "replace", "create", 1.0, 1, 1)
         text = self.existing(op, path, "edit")
-        if op.old == op.new and not op.alternatives:
+        if op.old == op.new and not op.alternatives and not op.literal:
             raise NoChange(
                 f"the search and replacement texts of this edit of {path} are the same, so "
                 "nothing would change; write the lines as they should become after "
@@ -291,7 +299,8 @@ class _Run:
         if hint is None and top and (op.scope or op.after_previous):
             hint = 1  # a chunk below a scope line or an earlier chunk: nearest place first
         threshold = op.threshold if op.threshold is not None else self.threshold
-        if not op.alternatives:
+        notes = op.slips
+        if not op.alternatives and not op.literal:
             new_body, matches = replace_with_matches(
                 body,
                 op.old,
@@ -303,7 +312,9 @@ class _Run:
                 shown_from=top,
             )
         else:
-            new_body, matches = self.one_reading(body, op, hint, threshold, top)
+            new_body, matches, literal = self.one_reading(body, op, hint, threshold, top)
+            if literal:
+                notes = ("the '=======' lines were read as the file's, which has such lines",)
         new_text = head + new_body
         if op.final_newline and new_text and not ends_line(new_text):
             new_text += dominant_eol(new_text)
@@ -311,6 +322,8 @@ class _Run:
             _unchanged(path, _report(index, path, "replace", matches, offset=top))
         self.state[path] = new_text
         report = _report(index, path, "replace", matches, offset=top)
+        if notes:
+            report = dataclasses.replace(report, notes=notes)
         if report.start_line is not None and report.end_line is not None:
             grown = region.count_lines(new_text) - region.count_lines(text)
             self.last_end[path] = report.end_line + grown
@@ -355,12 +368,14 @@ class _Run:
         hint: int | None,
         threshold: float | None,
         top: int,
-    ) -> tuple[str, list[Match]]:
+    ) -> tuple[str, list[Match], bool]:
         """A block with several ``=======`` lines: keep the one split whose search text
-        matches. Each split is a search of the whole file (and a copy of the block), so a
-        block with thousands of such lines is refused without trying them, and trying stops
-        at the second fit."""
-        count = 1 + len(op.alternatives)
+        matches (and say whether it is one of ``op.literal``, tried only when the file holds
+        a divider-like line). Each split is a search of the whole file (and a copy of the
+        block), so a block with thousands of such lines is refused without trying them, and
+        trying stops at the second fit."""
+        literal = op.literal if op.literal and _DIVIDER_LINE.search(text) else ()
+        count = 1 + len(op.alternatives) + len(literal)
         size = len(text) + len(op.old) + len(op.new)
         if count > max(2, READINGS_WORK // max(size, 1)):
             raise FormatInvalid(
@@ -370,33 +385,34 @@ class _Run:
                 "content with a leading backslash",
                 expected="one unescaped ======= separator per block",
             )
-        fits = []
+        fits: list[tuple[bool, str, list[Match]]] = []
         tried = 0
-        for old, new in itertools.chain([(op.old, op.new)], op.alternatives):
+        for old, new in itertools.chain([(op.old, op.new)], op.alternatives, literal):
             tried += 1
             try:
-                fits.append(
-                    replace_with_matches(
-                        text,
-                        old,
-                        new,
-                        replace_all=op.replace_all,
-                        hint_line=hint,
-                        threshold=threshold,
-                        report=True,
-                        shown_from=top,
-                    )
+                fit = replace_with_matches(
+                    text,
+                    old,
+                    new,
+                    replace_all=op.replace_all,
+                    hint_line=hint,
+                    threshold=threshold,
+                    report=True,
+                    shown_from=top,
                 )
             except EditError:
                 continue
+            fits.append((tried > 1 + len(op.alternatives), *fit))
             if len(fits) == 2:
                 break  # two readings fit: neither can be chosen
         if len(fits) == 1:
-            return fits[0]
+            was_literal, new_text, matches = fits[0]
+            return new_text, matches, was_literal
+        slips = "".join(f"{note}; " for note in op.slips)
         some = "at least 2" if fits and tried < count else str(len(fits) or "none")
         raise FormatInvalid(
-            f"the block holds several '=======' lines, so it splits into search and replace "
-            f"text in {count} ways, and {some} of them match the file; "
+            f"{slips}the block holds several '=======' lines, so it splits into search and "
+            f"replace text in {count} ways, and {some} of them match the file; "
             "escape a '=======' line that belongs to the content with a leading backslash",
             expected="one unescaped ======= separator per block",
         )

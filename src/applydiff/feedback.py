@@ -122,6 +122,7 @@ def _applied(result: Result, ws: Workspace | None) -> str:
             f"  edit {e['index'] + 1} on {e['path']}{where}: {e['tier']} "
             f"(confidence {e['confidence']:.2f})"
         )
+        out.extend(f"    read as meant: {note}" for note in e.get("notes", ()))
     ids = []
     for path, _, after in result.changes:
         if after is not None:

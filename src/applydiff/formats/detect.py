@@ -7,11 +7,12 @@ the ops and where the block ended. Prose and unrelated fences are skipped.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from ..errors import FormatInvalid
-from ..ir import Op
+from ..ir import Op, Replace
 from . import apply_patch, lazy, patch_block, search_replace, tool_calls, unified
 from .landmarks import FENCE_CHARS, Landmarks
 from .text import fence, response_lines
@@ -102,6 +103,7 @@ def scan(
 
     lazy_on, search_on, unified_on = allowed("lazy"), allowed("search_replace"), allowed("unified")
     ops: list[Op] = []
+    retry: int | None = None  # index in ops of a block closed by '=======' (it may be retried)
     last_path = path
     floor = 0  # look-back for a block's path stops here (the end of the previous block)
     i = 0
@@ -127,6 +129,11 @@ def scan(
             if allowed("patch_block") and patch_block.is_start(line):
                 block = patch_block.parse_block(lines, i)
             elif search_on and search_replace.TAIL.match(line):
+                if i > 0 and _quoted(lines[i - 1]):
+                    # '>' + '>>>>>>> REPLACE' of a block quoted back as '>text' lines (a
+                    # tool echoing a failed edit): transcript, not an edit.
+                    i += 1
+                    continue
                 raise FormatInvalid(
                     f"line {i + 1} closes a SEARCH/REPLACE block ('>>>>>>> REPLACE') that was "
                     "never opened with '<<<<<<< SEARCH'",
@@ -134,18 +141,36 @@ def scan(
                     expected="'<<<<<<< SEARCH' before it",
                 )
         elif lead == "<":
-            if search_on and search_replace.is_head(line):
+            exact = search_on and search_replace.is_head(line)
+            if exact or (search_on and search_replace.is_head(line, slips=True)):
                 block_path = search_replace.find_path(lines, i, floor) or last_path
-                if block_path is None:
-                    raise FormatInvalid(
-                        f"the SEARCH/REPLACE block at line {i + 1} names no file: write the "
-                        "path alone on the line before the block's fence (or before "
-                        "'<<<<<<< SEARCH')",
-                        line=i + 1,
-                        expected="a file path on the line before the block",
-                    )
-                op, end = search_replace.parse_block(lines, i, block_path, dialect=dialect)
+                try:
+                    if block_path is None:
+                        raise FormatInvalid(
+                            f"the SEARCH/REPLACE block at line {i + 1} names no file: write "
+                            "the path alone on the line before the block's fence (or before "
+                            "'<<<<<<< SEARCH')",
+                            line=i + 1,
+                            expected="a file path on the line before the block",
+                        )
+                    op, end = search_replace.parse_block(lines, i, block_path, dialect=dialect)
+                except FormatInvalid:
+                    if exact:
+                        raise
+                    # '<<<<<<< SEARCH>' opens a block only when the rest of it reads as one.
+                    i += 1
+                    continue
+                assert block_path is not None
                 last_path = block_path
+                if retry is not None and _retries(ops[retry], op):
+                    # The block closed by '=======' is followed by a corrected try of it.
+                    note = (
+                        f"the block at line {ops[retry].origin}, closed by '=======', gave way "
+                        "to this retry of it"
+                    )
+                    del ops[retry]
+                    op = dataclasses.replace(op, slips=(*op.slips, note))
+                retry = len(ops) if _closed_by_divider(op) else None
                 block = [op], end
         elif unified_on:
             if unified.is_start(lines, i):
@@ -158,9 +183,27 @@ def scan(
             i += 1
             continue
         found, i = block
+        if lead != "<":
+            retry = None
         ops.extend(found)
         floor = i
     return ops
+
+
+def _quoted(line: str) -> bool:
+    """A line of text quoted with a single '>' ('>>> file:' and markers are not)."""
+    return line.startswith(">") and not line.startswith(">>")
+
+
+def _closed_by_divider(op: Op) -> bool:
+    return isinstance(op, Replace) and any(
+        search_replace.CLOSED_BY_DIVIDER in note for note in op.slips
+    )
+
+
+def _retries(first: Op, op: Replace) -> bool:
+    """Whether ``op`` is a retry of ``first``: the same file and the same search text."""
+    return isinstance(first, Replace) and first.path == op.path and first.old == op.old
 
 
 def _fenced_json(lines: list[str], i: int, marks: Landmarks) -> tuple[list[Op], int] | None:

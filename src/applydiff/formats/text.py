@@ -7,6 +7,12 @@ import re
 from ..errors import FormatInvalid
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+#.-]*)\s*$")
+# The HTML-like fences some tools ask for (aider's transcripts with Claude use <source>):
+# an opening tag, perhaps with attributes (<code lang="python">) or a language word after it
+# (<source>python), alone on its line; and the matching closing tag.
+_TAGS = "source|sourcecode|code|codeblock|pre"
+_TAG_OPEN = re.compile(rf"^\s*<({_TAGS})(?:\s[^<>]*)?>\s*[\w+#.-]*\s*$", re.IGNORECASE)
+_TAG_CLOSE = re.compile(rf"^\s*</({_TAGS})>\s*$", re.IGNORECASE)
 _LABEL = re.compile(r"^(?:file(?:name)?|path)\s*:\s*", re.IGNORECASE)
 _PATHLIKE = re.compile(r"[\w@+~.,\-/\\\[\]()]+")
 DOTLESS = frozenset(
@@ -41,6 +47,11 @@ def fence(line: str) -> tuple[str, str] | None:
     """``(marker, language)`` when ``line`` opens or closes a code fence."""
     m = _FENCE.match(line)
     return (m.group(1), m.group(2)) if m else None
+
+
+def tag_fence(line: str) -> bool:
+    """Whether ``line`` opens or closes an HTML-like fence (``<source>python``, ``</code>``)."""
+    return bool(_TAG_OPEN.match(line) or _TAG_CLOSE.match(line))
 
 
 def path_of(line: str) -> str | None:
