@@ -37,8 +37,12 @@ CHAR_MAP = {
     "\u202f": " ",
 }
 _CHAR_TABLE = str.maketrans(CHAR_MAP)
-_ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "`": "`"}
+# '\$' and '\`' are template-literal escapes a model doubles when it quotes JS or shell.
+_ESCAPES = {"n": "\n", "t": "\t", "r": "", '"': '"', "'": "'", "\\": "\\", "`": "`", "$": "$"}
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+# A conflict marker escaped as the apply_diff dialect escapes its own ('\<<<<<<< HEAD',
+# '\>>>>>>> feature-x'): the file holds the marker itself.
+_MARKER = re.compile(r"^([ \t]*)\\(?=<{7}|>{7}|={7}|\|{7})", re.MULTILINE)
 
 
 def rstrip(line: str) -> str:
@@ -66,12 +70,14 @@ def loose(line: str) -> str:
 
 
 def unescape(text: str) -> str:
-    """Undo one level of over-escaping: ``\\"`` -> ``"``, ``\\\\n`` -> newline, ``\\\\`` -> ``\\``.
+    """Undo one level of over-escaping: ``\\"`` -> ``"``, ``\\\\n`` -> newline, ``\\\\`` -> ``\\``,
+    ``\\$`` -> ``$``, and a backslash before a conflict marker at a line's start.
 
     Unknown escapes keep their backslash.
     """
     if "\\" not in text:
         return text
+    text = _MARKER.sub(r"\1", text)
     return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), text)
 
 
