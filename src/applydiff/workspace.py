@@ -220,6 +220,9 @@ class Workspace:
         self.session: Session | None = Session(self.root) if session is True else session or None
         self.require_read = require_read
         self.model_view = model_view
+        # Set by a front door that opened the root without its session (the CLI, when the
+        # store is locked or broken): said with each result, as that change is not undoable.
+        self.store_warning: str | None = None
 
     @property
     def _origin(self) -> str | None:
@@ -346,11 +349,11 @@ class Workspace:
             except EditError as e:
                 return self._counted(Result(False, dry_run, errors=[_error_dict(None, e)]))
             if not ops:
-                e = EditError(
+                empty = EditError(
                     "the response holds no edit in any format applydiff reads",
                     code=FORMAT_INVALID,
                 )
-                return self._counted(Result(False, dry_run, errors=[_error_dict(None, e)]))
+                return self._counted(Result(False, dry_run, errors=[_error_dict(None, empty)]))
         else:
             ops = list(response)
         files = _Files(self, review)
@@ -490,7 +493,6 @@ class Workspace:
             s.bump("ambiguous", sum(1 for e in result.errors if e["code"] == AMBIGUOUS))
             for path in {e["path"] for e in result.errors if e.get("path")}:
                 s.note_failure(path)
-        return result
 
     def _note_patches(self, result: Result) -> None:
         if self._model is not None and result._patches:
