@@ -4,11 +4,9 @@ chmod while a person reads the preview. Each was an escape, a hang or a crash be
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import socket
 import stat
 import subprocess
@@ -22,25 +20,10 @@ from applydiff import Workspace, commit, fsio
 from applydiff.errors import EditError
 from applydiff.session import Session, SessionError
 from applydiff.tools import ToolLayer
+from deadline import deadline
 
 EDIT_B = "sub/b.txt\n<<<<<<< SEARCH\nhello\n=======\nPWNED\n>>>>>>> REPLACE\n"
 NEW_C = "new/c.txt\n```\n<<<<<<< SEARCH\n=======\nPWNED\n>>>>>>> REPLACE\n```\n"
-
-
-@contextlib.contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail instead of hanging (a FIFO opened for reading blocks until a writer comes)."""
-
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"still blocked after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @pytest.fixture

@@ -851,6 +851,12 @@ class Generator:
         start = n - size if at_end else self.rng.randrange(0, n - size + 1)
         return (start, size) if good_block(lines[start : start + size], lang) else (-1, size)
 
+    def other_line(self, block: list[str], edit: Edit) -> int | None:
+        """A random line of ``block`` that the edit leaves alone and that has text enough to
+        misquote (None when there is none)."""
+        spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
+        return self.rng.choice(spots) if spots else None
+
     def case(
         self,
         src: Source,
@@ -1311,10 +1317,9 @@ class Generator:
         edit = make_edit(self.rng, block, src.unit, ends=True, lang=src.lang)
         if edit is None:
             return None
-        spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
-        if not spots:
+        i = self.other_line(block, edit)
+        if i is None:
             return None
-        i = self.rng.choice(spots)
         wrong = typo(self.rng, block[i])
         if wrong is None:
             return None
@@ -1337,10 +1342,9 @@ class Generator:
         edit = make_edit(self.rng, block, src.unit, lang=src.lang)
         if edit is None:
             return None
-        spots = [i for i, x in enumerate(block) if i != edit.at and len(x.strip()) >= 4]
-        if not spots:
+        i = self.other_line(block, edit)
+        if i is None:
             return None
-        i = self.rng.choice(spots)
         quoted = misquote(self.rng, block[i])
         if quoted is None:
             return None
