@@ -238,8 +238,8 @@ def _edit(
             ("@", "def ", "class ", '"""', "'''", "elif", "else", "except", "finally")
         ):
             return None
-    following = next((x for x in lines[at + count :] if x.strip()), "")
-    if len(corpus.lead(following)) > level:
+    after = next((x for x in lines[at + count :] if x.strip()), "")
+    if len(corpus.lead(after)) > level:
         return None
     return at, at + count, []
 
