@@ -229,6 +229,46 @@ def test_a_block_after_a_closing_brace_changed_or_added_is_refused(after):
     assert "changing some, and as well lines 12-13" in error.message
 
 
+def test_a_block_after_another_closing_brace_read_as_a_change_is_refused():
+    # Meant: the guard added after the first loop's switch, before its "return;". From the
+    # second loop's "}" (followed there by a guard like it), it changed that guard instead.
+    java = lines(
+        "class A {",
+        "    void f(int x) {",
+        "        for (int i = 0; i < x; i++) {",
+        "            switch (x) {",
+        "                default:",
+        "                    break;",
+        "            }",
+        "            return;",
+        "        }",
+        "        for (int i = 0; i < x; i++) {",
+        "            switch (x) {",
+        "                default:",
+        "                    break;",
+        "            }",
+        "            if (buffer == null) {",
+        "                return item;",
+        "            }",
+        "            return token;",
+        "        }",
+        "    }",
+        "}",
+    )
+    snippet = lines(
+        "                    // ...existing code...",
+        "            }",
+        "            if (buffer == null) {",
+        "                return null;",
+        "            }",
+        "            return;",
+        "        // ...existing code...",
+    )
+    error = refused(java, snippet)
+    assert isinstance(error, Ambiguous)
+    assert "changing some, and as well lines 7-8" in error.message
+
+
 # -- tabs retyped as spaces --------------------------------------------------------------------
 GO = lines(
     "package main",
@@ -289,12 +329,50 @@ def test_a_retyped_segment_after_a_one_space_comment_line_keeps_the_tabs():
     assert new == c.replace("cmds[]", "commands[]")
 
 
-def test_a_line_copied_with_other_whitespace_is_not_inserted_beside_the_file_line():
+def test_a_segment_retyped_in_part_is_not_inserted_beside_itself():
+    # One line copied with its tab, the next ones retyped: read exactly, the retyped ones
+    # were added after the copied one, the file's kept below them.
     go = lines("func f() {", "\ta := 1", "\tb := 2", "\tc := 3", "}", "", "func g() {}")
     snippet = lines("// ...", "func f() {", "\ta := 1", "    b := 2", "    c := 4", "// ...")
-    error = refused(go, snippet)
-    assert isinstance(error, Ambiguous)
-    assert "'b := 2' is file line 3 written with other whitespace" in error.message
+    new, _ = merge(go, snippet)
+    assert new == go.replace("c := 3", "c := 4")
+
+
+def test_a_new_line_with_a_tab_in_a_space_indented_block_is_written_as_given():
+    # The header indents with spaces, its functions with tabs: a new line written with
+    # spaces then a tab beside lines copied as they are was taken for a retyped segment and
+    # re-indented.
+    c = lines(
+        "typedef struct Stubs {",
+        "    int magic;",
+        "    void (*reserved29)(void);",
+        "    void (*reserved30)(void);",
+        "    void (*reserved31)(void);",
+        "} Stubs;",
+        "",
+        "static int f(int object)",
+        "{",
+        "\tif (object)",
+        "\t\treturn 1;",
+        "\t}",
+        "\treturn 0;",
+        "}",
+    )
+    added = ["    if (object == NULL) {", "    \treturn -1;", "    }"]
+    snippet = lines(
+        "typedef struct Stubs {",
+        "    /* ... existing code ... */",
+        "    void (*reserved30)(void);",
+        *added,
+        "    void (*reserved31)(void);",
+        "    /* ... existing code ... */",
+        "} Stubs;",
+        "/* ... existing code ... */",
+    )
+    new, _ = merge(c, snippet)
+    assert new == c.replace(
+        "(void);\n    void (*reserved31)", "(void);\n" + lines(*added) + "    void (*reserved31)"
+    )
 
 
 def test_a_whole_function_retyped_keeps_the_files_tabs_on_lines_it_did_not_change():

@@ -342,8 +342,11 @@ def _place(
 ) -> Placement:
     first_error: Exception | None = None
     # A segment whose indentation the model retyped (spaces for the file's tabs) matches by
-    # its unindented lines alone when compared exactly; read it with whitespace ignored.
-    for loose in (True,) if _retyped_segment(seg.lines, index) else (False, True):
+    # its unindented lines alone when compared exactly; read it with whitespace ignored. One
+    # whose exact reading is ambiguous while some line of it is a file line retyped gets
+    # that reading too.
+    retyped = _retyped_segment(seg.lines, index)
+    for loose in (True,) if retyped is True else (False, True):
         try:
             shown = _reindented(seg, index, bare, cursor) if loose else seg
             placed = _place_with(shown, k, index, bare, cursor, top, bottom, loose, whole)
@@ -358,30 +361,33 @@ def _place(
         except (NoMatch, Ambiguous) as e:
             if first_error is None:
                 first_error = e
-            if isinstance(e, Ambiguous) or not getattr(e, "_no_anchor", False):
+            if retyped is None and (
+                isinstance(e, Ambiguous) or not getattr(e, "_no_anchor", False)
+            ):
                 raise
     assert first_error is not None
     raise first_error
 
 
-def _retyped_segment(lines: list[str], index: _Index) -> bool:
-    """The model retyped the segment's indentation: indented with spaces alone, some line of
-    it is in the file only with a tab in its indentation; or indented with tabs, none of its
-    tab-indented lines is in the file as it is and some is with spaces instead."""
+def _retyped_segment(lines: list[str], index: _Index) -> bool | None:
+    """Whether the model retyped the segment's indentation (tabs for spaces, or spaces for
+    tabs): True when no line it indents by a tab or by more than one space is in the file as
+    it is, and some line is there with the other kind; "maybe" (False) when some other line
+    is; None when no line says so."""
     strict = index.view(False).where
     indented = [x for x in lines if x.strip() and x[0] in " \t"]
-    tabs = any("\t" in indent.leading(x) for x in indented)
-    if tabs and any("\t" in indent.leading(x) and _key(x) in strict for x in indented):
-        return False  # a tab-indented line copied as it is
     other = [x for x in indented if _key(x) not in strict]
     if not other:
-        return False
+        return None
     loose = index.view(True).where  # built only now: most segments stop above
-    for line in other:
-        rows = loose.get(_loose(line), [])[:8]
-        if any(("\t" in indent.leading(index.bare[r])) != tabs for r in rows):
-            return True
-    return False
+    kinds = [("\t" in indent.leading(x), [r for r in loose.get(_loose(x), [])[:8]]) for x in other]
+    if not any(("\t" in indent.leading(index.bare[r])) != tab for tab, rows in kinds for r in rows):
+        return None
+    copied = any(
+        _key(x) in strict and ("\t" in indent.leading(x) or "  " in indent.leading(x))
+        for x in indented
+    )
+    return not copied
 
 
 def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Segment:
@@ -514,6 +520,7 @@ def _place_with(
             _elsewhere(name, seg.lines[-1], keys, where, keyf, cursor, p, lo, "last")
             to_end = _to_block_end(seg, name, sk, keys, bare, p, loose)
             if to_end is not None:
+                _changed_or_added(seg, name, sk, view, bare, cursor, p, to_end.end, loose)
                 return to_end
             _check_insertion(name, seg.lines[head_len], seg.lines[-1], bare, lo)
             _balanced_insertion(name, seg.lines[head_len:])
@@ -532,8 +539,7 @@ def _place_with(
                 tier="lazy",
             )
         _no_shorter_head(name, sk, keys, p, head_len, tail_len, q)
-        if _closes_block(seg.lines[0]):  # a "}" says nothing of which one it is
-            _no_inner_start(seg, name, sk, view, bare, p, q, loose)
+        _changed_or_added(seg, name, sk, view, bare, cursor, p, q, loose)
         return _checked(seg, name, p, q, bare, loose, keyf)
     if head_len and len(heads) > 1:
         tail_len, tails = tails_from(cursor, n - head_len)
@@ -603,44 +609,43 @@ def _no_shorter_head(
             )
 
 
-def _no_inner_start(
+def _changed_or_added(
     seg: Segment,
     name: str,
     sk: list[str],
     view: _Keys,
     bare: list[str],
+    cursor: int,
     p: int,
     q: int,
     loose: bool,
 ) -> None:
-    """A segment that starts with a "}" and, placed over p..q, changes a file line there
-    (a new line that reads like a changed copy of it), when its first line also stands
-    further down inside p..q and from there, its other head lines new, it reads as lines
-    added right before its last lines, changing nothing: changed or added? ("}" then the
-    file's "if" block changed, or a new "if" block after it). If that fits by the same
-    rules, two readings: refused, as for a segment held on one side."""
+    """A segment that starts with a "}" and, placed over p..q, changes a file line there (a
+    new line that reads like a changed copy of it): if from another "}" it reads as lines
+    added right before its last lines, changing nothing, and fits there by the same rules,
+    it is changed or added? ("}" then the file's "if" block changed, or a new "if" block
+    after another "}"). Two readings: refused, as for a segment held on one side."""
+    if not _closes_block(seg.lines[0]):
+        return  # its first line tells where it is
     keyf = _loose if loose else _key
     n = len(sk)
-    inner = view.places(sk[0], p + 1, q)[:OTHER_PLACES]
-    if not inner:
-        return
     sm, _ = _aligned(sk, view.keys[p:q], p, name)
-    changes = any(
+    if not any(
         _looks_changed(seg.lines[x], bare[p + y])
         for tag, a1, a2, b1, b2 in sm.get_opcodes()
         if tag == "replace"
         for x in range(a1, a2)
         for y in range(b1, b2)
-    )
-    if not changes:
-        return
-    for a in inner:
+    ):
+        return  # it only adds or deletes there
+    others = [a for a in view.places(sk[0], cursor) if a != p]
+    for a in sorted(others, key=lambda a: abs(a - p))[:OTHER_PLACES]:
         h = _run_at(sk, view.keys, a)
         for r in range(1, n - h):
             t = a + h + r
             if view.keys[a + h : t] != sk[n - r :]:
                 continue
-            try:  # (its new lines are in the file, but inside p..q: no sign against it)
+            try:  # (its new lines may be in the file: that is what the other reading adds)
                 _checked(seg, name, a, t, bare, loose, keyf)
             except (NoMatch, Ambiguous):
                 continue
@@ -1326,13 +1331,12 @@ def _placement_from(
     return Placement(start, end, lines, same, exact=not loose)
 
 
-def _retyped_copy(line: str, own: str, bare: list[str], lines: list[str]) -> bool:
-    """``line`` is the file's line ``own`` at its column with the other kind of whitespace."""
+def _retyped_copy(line: str, own: str) -> bool:
+    """``line`` is the file's line ``own`` written with the other kind of whitespace."""
     model, file_ws = indent.leading(line), indent.leading(own)
-    if not own.strip() or line.strip() != own.strip() or ("\t" in model) == ("\t" in file_ws):
-        return False
-    unit = indent.detect(bare, lines).unit
-    return indent.columns(model, unit) == indent.columns(file_ws, unit)
+    return (
+        bool(own.strip()) and line.strip() == own.strip() and (("\t" in model) != ("\t" in file_ws))
+    )
 
 
 def _no_retyped_copy(name: str, placed: Placement, bare: list[str]) -> None:
@@ -1347,7 +1351,7 @@ def _no_retyped_copy(name: str, placed: Placement, bare: list[str]) -> None:
         if not new or after != before + 1:
             continue  # nothing added here, or it replaces file lines
         for row, line in ((after, new[0]), (before, new[-1])):
-            if 0 <= row < len(bare) and _retyped_copy(line, bare[row], bare, lines):
+            if 0 <= row < len(bare) and _retyped_copy(line, bare[row]):
                 raise Ambiguous(
                     f"{name}: its line {line.strip()!r} is file line {row + 1} written with "
                     "other whitespace, and it would be added beside that line; copy the lines "
