@@ -377,17 +377,23 @@ def _retyped_segment(lines: list[str], index: _Index) -> bool | None:
     strict = index.view(False).where
     indented = [x for x in lines if x.strip() and x[0] in " \t"]
     other = [x for x in indented if _key(x) not in strict]
-    if not other:
-        return None
-    loose = index.view(True).where  # built only now: most segments stop above
-    kinds = [("\t" in indent.leading(x), [r for r in loose.get(_loose(x), [])[:8]]) for x in other]
-    if not any(("\t" in indent.leading(index.bare[r])) != tab for tab, rows in kinds for r in rows):
+    if not any(k in strict for x in other for k in _other_kind(x)):
         return None
     copied = any(
         _key(x) in strict and ("\t" in indent.leading(x) or "  " in indent.leading(x))
         for x in indented
     )
     return not copied
+
+
+def _other_kind(line: str) -> list[str]:
+    """``line``'s key with its indentation written the other way: spaces as tabs (a tab for
+    every 2, 4 or 8), or tabs as 2, 4 or 8 spaces."""
+    ws = indent.leading(line)
+    rest = _key(line)[len(ws) :]
+    if "\t" in ws:
+        return [ws.expandtabs(w) + rest for w in (2, 4, 8)]
+    return ["\t" * (len(ws) // w) + " " * (len(ws) % w) + rest for w in (2, 4, 8) if len(ws) >= w]
 
 
 def _reindented(seg: Segment, index: _Index, bare: list[str], cursor: int) -> Segment:
