@@ -64,13 +64,13 @@ MARKER_SHAPES = ("lead, trail", "lead, no trail", "no lead, trail", "no lead, no
 
 # Refusal messages (applydiff.match.lazy) -> a short reason; the first fragment found wins.
 REASONS = (
+    ("may be meant to delete", "may delete lines elsewhere"),
     ("changes nothing", "no change"),
     ("nothing to anchor it on", "no anchor"),
     ("too common", "anchor too common ('}', 'try:')"),
     ("looks like a changed copy", "insertion or change? (changed copy)"),
     ("stands where file line", "insertion or change? (same level)"),
     ("marker after it says", "tail and block-end marker disagree"),
-    ("may be meant to delete", "may delete lines elsewhere"),
     ("which the file has at line", "added line already in the file"),
     ("would delete", "would delete unshown lines"),
     ("places", "anchor at several places"),
