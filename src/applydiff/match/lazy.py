@@ -18,13 +18,18 @@ end. Segments are anchored in order, each below the previous one, and an anchor 
 only place of its kind there. What cannot be placed for sure is refused, naming the segment:
 no anchor, an ambiguous one or one too common to tell ("}", "try {", "#endif"), new lines
 that look like a changed copy of the line next to them (was it meant as an insertion or a
-change?), a one-sided segment whose other end the file has elsewhere, or a region that would
-delete many lines the segment does not show, drop a block line ("}", "void b() {") at the
-segment's outer level, or change the bracket balance of what it replaces.
+change?), a one-sided segment whose other end the file has elsewhere, a segment that fits as
+well another way (its head's last or its tail's first lines read as new lines, its first "}"
+read as another "}"), or a region that would delete many lines the segment does not show,
+drop a block line ("}", "void b() {") at the segment's outer level, or change the bracket
+balance of what it replaces. A tail that ends in a closing line ends where the file first
+comes back to that line's level; a lone "}" segment changes nothing wherever it stands.
 
 Lines are compared with trailing whitespace ignored, then (for a segment with no anchor
-that way) with all whitespace ignored, re-indenting the segment by the shift its anchors
-show.
+that way, or one whose indentation the model retyped, tabs for spaces) with all whitespace
+ignored, re-indenting the segment by the shift its anchors show. Lines the model retyped keep
+the file's bytes; a new line takes the indentation the file gives the nearest line the model
+indented the same way.
 """
 
 from __future__ import annotations
