@@ -631,3 +631,10 @@ def test_a_line_number_in_the_head_is_still_the_hint():
         "a.py\n<<<<<<< SEARCH\n:start_line:2\n-------\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n"
     )
     assert (op.old, op.new, op.hint_line) == ("b = 2\n", "b = 3\n", 2)
+
+
+def test_a_start_line_of_zero_is_a_hint_at_the_top():
+    (op,) = parse(
+        "a.py\n<<<<<<< SEARCH\n:start_line:0\n-------\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n"
+    )
+    assert op.hint_line == 1

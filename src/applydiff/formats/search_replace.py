@@ -97,7 +97,7 @@ def parse_block(
         numbered = True
         number = line_number(m.group(2), i + 1, "a line number such as ':start_line:12'")
         if m.group(1) == "start":
-            hint = number
+            hint = max(number, 1)  # lines count from 1; a hint of 0 means the top
         else:
             end_hint = number
         i += 1
