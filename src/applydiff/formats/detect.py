@@ -143,24 +143,26 @@ def scan(
         elif lead == "<":
             exact = search_on and search_replace.is_head(line)
             if exact or (search_on and search_replace.is_head(line, slips=True)):
+                # '<<<<<<< SEARCH>' opens a block only when the rest of it reads as one.
                 block_path = search_replace.find_path(lines, i, floor) or last_path
+                if block_path is None:
+                    if not exact:
+                        i += 1
+                        continue
+                    raise FormatInvalid(
+                        f"the SEARCH/REPLACE block at line {i + 1} names no file: write the "
+                        "path alone on the line before the block's fence (or before "
+                        "'<<<<<<< SEARCH')",
+                        line=i + 1,
+                        expected="a file path on the line before the block",
+                    )
                 try:
-                    if block_path is None:
-                        raise FormatInvalid(
-                            f"the SEARCH/REPLACE block at line {i + 1} names no file: write "
-                            "the path alone on the line before the block's fence (or before "
-                            "'<<<<<<< SEARCH')",
-                            line=i + 1,
-                            expected="a file path on the line before the block",
-                        )
                     op, end = search_replace.parse_block(lines, i, block_path, dialect=dialect)
                 except FormatInvalid:
                     if exact:
                         raise
-                    # '<<<<<<< SEARCH>' opens a block only when the rest of it reads as one.
                     i += 1
                     continue
-                assert block_path is not None
                 last_path = block_path
                 if retry is not None and _retries(ops[retry], op):
                     # The block closed by '=======' is followed by a corrected try of it.

@@ -60,8 +60,9 @@ class Landmarks:
         return starts[k] if k < len(starts) else self.size
 
     def openers(self) -> list[int]:
-        """The lines that open a fence (three or more backticks or tildes first), in order."""
-        return sorted(self._fences)
+        """The lines that open a fence (three or more backticks or tildes first), in order
+        (the scan found them in order)."""
+        return list(self._fences)
 
     def fence_end(self, i: int) -> int | None:
         """The line closing the fence that line ``i`` opens (None: not a fence opener, or

@@ -164,15 +164,14 @@ def parse_block(
     literal: Sequence[tuple[str, str]] = ()
     stray = _stray_divider(content, dividers, lines[first + dividers[-1]])
     if stray is None:
-        readings = Splits(body(content), _offsets(content, dividers), _DIVIDER_TEXT + "\n")
+        readings = _splits(content, dividers)
     else:
         # A second '=======' right after the first, or right before '>>>>>>> REPLACE': a
         # slip, unless the file holds such lines (then the engine tries the literal readings
         # too, and the file decides or the block is refused).
-        literal = Splits(body(content), _offsets(content, dividers), _DIVIDER_TEXT + "\n")
+        literal = _splits(content, dividers)
         kept = content[:stray] + content[stray + 1 :]
-        cuts = [d if d < stray else d - 1 for d in dividers if d != stray]
-        readings = Splits(body(kept), _offsets(kept, cuts), _DIVIDER_TEXT + "\n")
+        readings = _splits(kept, [d if d < stray else d - 1 for d in dividers if d != stray])
         slips.append(
             f"line {first + stray + 1}: a second '=======' was read as a stray divider, not "
             "a line of the file"
@@ -248,6 +247,12 @@ def _heading(content: list[str], a: int, b: int, width: int) -> bool:
         and bool(_TITLE.fullmatch(title))
         and (b - 2 == a or not content[b - 2].strip())
     )
+
+
+def _splits(lines: list[str], dividers: list[int]) -> Splits:
+    """The readings of block ``lines`` split at each of its divider lines (``dividers``:
+    their indexes, ascending)."""
+    return Splits(body(lines), _offsets(lines, dividers), _DIVIDER_TEXT + "\n")
 
 
 def _offsets(lines: list[str], at: list[int]) -> list[int]:
