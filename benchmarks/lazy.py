@@ -1,13 +1,13 @@
 """Lazy snippets ("... existing code ..." edits) made from real files, merged and checked.
 
-Each case (``applydiff.bench.lazy.generate``) is a real file and a snippet as a model writes
+Each case (``applydiff.bench.lazy_corpus.generate``) is a real file and a snippet as a model writes
 it for "fast apply": one to three changed regions (an insertion, a deletion, a replacement, or
 a block's last line replaced), each with unchanged lines around it, joined by marker lines,
 with or without a marker at the start and the end. Context is ``careful`` (as many lines as it
 takes to be unique) or ``terse`` (one line on each side, unique in the file or not). The text
 the file must hold afterwards is known exactly. Each case ends as one of:
 
-* ``correct``: ``merge`` returned exactly the expected text;
+* ``correct``: ``merge_snippet`` returned exactly the expected text;
 * ``refused``: an ``EditError`` (the right answer for a terse snippet whose context line is
   repeated in the file; a missed merge otherwise);
 * ``misapplied``: a merge that is not the expected text;
@@ -16,7 +16,7 @@ the file must hold afterwards is known exactly. Each case ends as one of:
 * ``crashed``: an exception that is not an ``EditError`` (an engine bug).
 
 "Placeable" cases are the careful ones and the terse ones whose context lines are unique: a
-merge that reads the snippet right can place them for sure. Times are of ``merge`` alone.
+merge that reads the snippet right can place them for sure. Times are of ``merge_snippet`` alone.
 
 ``--brace`` runs the brace-language corpus instead (``applydiff.bench.lazy_brace``:
 JavaScript, TypeScript, Java, Go, Rust, C, CSS and HTML files, real ones from the machine and
@@ -50,9 +50,9 @@ from typing import Any
 
 import applydiff
 from applydiff.bench import lazy_brace
-from applydiff.bench.lazy import KINDS, LazyCase, generate
+from applydiff.bench.lazy_corpus import KINDS, LazyCase, generate
 from applydiff.bench.markdown import diff, engine_state, fence
-from applydiff.match.lazy import merge, split_snippet
+from applydiff.match.lazy import merge_snippet, split_snippet
 from applydiff.progress import progress_bar
 
 # whitespace-off: a merge whose text differs from the expected one in whitespace only (bytes
@@ -98,7 +98,7 @@ def reason(e: applydiff.EditError) -> str:
 def run_case(case: LazyCase) -> Outcome:
     t0 = time.perf_counter()
     try:
-        out, _ = merge(case.text, case.snippet)
+        out, _ = merge_snippet(case.text, case.snippet)
     except applydiff.EditError as e:
         ms = (time.perf_counter() - t0) * 1000
         return Outcome(case, "refused", ms, reason(e), str(e))
@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     print(totals_table(runs))
     print(
         "\nplaceable correct: correct / (careful, whole and scoped + terse-unique cases); "
-        "ms: merge() per snippet\n"
+        "ms: merge_snippet() per snippet\n"
     )
     if args.brace:
         for seed, rs in runs.items():

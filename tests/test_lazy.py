@@ -28,7 +28,8 @@ from applydiff import (
     file_id,
     parse,
 )
-from applydiff.match.lazy import MAX_UNSHOWN_DELETE, merge
+from applydiff.match.lazy import MAX_UNSHOWN_DELETE
+from applydiff.match.lazy import merge_snippet as merge
 
 MARK = "# ... existing code ..."
 

@@ -17,7 +17,7 @@ import pytest
 
 from applydiff import Ambiguous, EditError, Lazy, apply_ops
 from applydiff.bench import lazy_brace
-from applydiff.match.lazy import merge
+from applydiff.match.lazy import merge_snippet as merge
 
 
 def lines(*xs: str) -> str:

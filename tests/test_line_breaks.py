@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from applydiff import Ambiguous, EditError, NoMatch, Workspace, locate, replace
 from applydiff.engine import apply_ops
 from applydiff.ir import Lazy, Replace, Write
-from applydiff.match.lazy import merge as merge_lazy
+from applydiff.match.lazy import merge_snippet as merge_lazy
 from applydiff.text import (
     count_lines,
     cr_ends_lines,

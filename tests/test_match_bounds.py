@@ -499,7 +499,7 @@ def test_lazy_merge_is_the_same_with_the_coded_runs(file_lines, snippet_lines):
     for on in (False, True):
         with lazy_coded(on):
             try:
-                got: object = lazy.merge(text, snippet)[0]
+                got: object = lazy.merge_snippet(text, snippet)[0]
             except EditError as e:
                 got = (e.code, e.message)
         results.append(got)

@@ -18,7 +18,7 @@ import applydiff
 from applydiff import FormatInvalid, Replace
 from applydiff.cli import main
 from applydiff.formats.landmarks import Landmarks
-from applydiff.formats.lazy import Nested
+from applydiff.formats.snippet import Nested
 from applydiff.ir import Splits
 from deadline import deadline
 

@@ -116,11 +116,11 @@ def test_conflict_where_the_replacement_line_is_the_whole_answer() -> None:
 
 def test_inline_merge_never_applies_a_change_twice() -> None:
     undo = str
-    assert inline.merge("/ *x */", "/* x */", "/* x */", undo) == "/* x */"
-    assert inline.merge("a,*,", "a, *,", "a, *,", undo) == "a, *,"
-    assert inline.merge("f(a,b)", "f(a, b)", "f(a, c)", undo) == "f(a, c)"
+    assert inline.merge_line("/ *x */", "/* x */", "/* x */", undo) == "/* x */"
+    assert inline.merge_line("a,*,", "a, *,", "a, *,", undo) == "a, *,"
+    assert inline.merge_line("f(a,b)", "f(a, b)", "f(a, c)", undo) == "f(a, c)"
     with pytest.raises(inline.Conflict):
-        inline.merge("x  =  f(a,b)", "x = f(a, b)", "x  =  f(a, c)", undo)
+        inline.merge_line("x  =  f(a,b)", "x = f(a, b)", "x  =  f(a, c)", undo)
 
 
 def test_blanks_the_model_did_not_quote_stay_on_a_line_it_changed() -> None:

@@ -14,7 +14,8 @@ import time
 import pytest
 
 from applydiff import Delete, Move, Replace, Workspace, Write
-from applydiff.session import FileChange, Session
+from applydiff.session import CommitFile as FileChange
+from applydiff.session import Session
 
 APP = "def run():\n    return 1\n\n\ndef other():\n    return 2\n"
 

@@ -35,8 +35,7 @@ from .ir import (
 )
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
-from .match.lazy import has_markers
-from .match.lazy import merge as merge_lazy
+from .match.lazy import has_markers, merge_snippet
 from .text import LF, count_lines, dominant_eol, ends_line, file_id
 
 # Readings of a block with several '=======' lines tried, times the file's length: each is
@@ -443,7 +442,7 @@ class _Run:
             self.state[path] = op.snippet
             return EditReport(index, path, "lazy", "create", 1.0, 1, max(1, op.snippet.count("\n")))
         text = self.existing(op, path, "edit")
-        new_text, result = merge_lazy(text, op.snippet)
+        new_text, result = merge_snippet(text, op.snippet)
         report = EditReport(
             index, path, "lazy", "lazy", result.confidence, result.start_line, result.end_line
         )

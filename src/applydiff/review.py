@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from . import commit as commit_mod
 from .errors import CONFLICT, ENCODING, IO_ERROR, EditError
 from .merge3 import merge3
-from .session import FileChange, Pending, Session
+from .session import CommitFile, Pending, Session
 from .text import UTF8, decode, encode, file_id
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def discard(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
     return _result(True, [{"path": p.path, "action": "discarded"} for p in chosen], [])
 
 
-def merge(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
+def merge_pending(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
     """Three-way merge each pending output into the file on disk: base = the text the output
     was made from, ours = the disk, theirs = the output. Clean merges and conflicts are both
     written (conflicts with marker lines) and reported per file."""
@@ -336,7 +336,7 @@ def _undone(
     s: Session,
     commit_id: int,
     kind: str,
-    files: list[FileChange],
+    files: list[CommitFile],
     paths: list[str] | None,
 ) -> None:
     with s.transaction():

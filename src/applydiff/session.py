@@ -83,7 +83,7 @@ class Pending:
 
 
 @dataclass(frozen=True)
-class FileChange:
+class CommitFile:
     """One file of a commit: its bytes and permission bits before and after (None: no file);
     ``partner``: the other path of a move (where the file came from, or went to)."""
 
@@ -102,7 +102,7 @@ class Commit:
 
     id: int
     kind: str
-    files: list[FileChange]
+    files: list[CommitFile]
     origin: str | None = None
 
 
@@ -324,7 +324,7 @@ class Session:
             db.execute("DELETE FROM pending_steps WHERE path=?", (path,))
 
     # -- history -------------------------------------------------------------------------------
-    def add_commit(self, kind: str, files: list[FileChange], origin: str | None = None) -> int:
+    def add_commit(self, kind: str, files: list[CommitFile], origin: str | None = None) -> int:
         with self.transaction() as db:
             cur = db.execute(
                 "INSERT INTO commits (kind, at, origin) VALUES (?, ?, ?)",
@@ -363,7 +363,7 @@ class Session:
             row[0],
             row[1],
             [
-                FileChange(
+                CommitFile(
                     p, None if b is None else bytes(b), None if a is None else bytes(a), mb, ma, pt
                 )
                 for p, b, a, mb, ma, pt in files

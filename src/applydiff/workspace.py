@@ -44,7 +44,7 @@ from .formats import parse
 from .ir import Op
 from .merge3 import merge3
 from .policy import Policy, denied
-from .session import FileChange, Session
+from .session import CommitFile, Session
 from .text import (
     CR,
     LF,
@@ -701,7 +701,7 @@ class Workspace:
         self,
         targets: list[commit_mod.Target],
         kind: str,
-        history: list[FileChange],
+        history: list[CommitFile],
         warnings: list[str],
     ) -> dict[str, Any] | None:
         """Commit ``targets`` crash-safely and record them for undo; an error dict on failure
@@ -766,7 +766,7 @@ class Workspace:
     def merge(self, paths: Sequence[str] | None = None) -> Result:
         from . import review
 
-        return self._review_op(review.merge, paths)
+        return self._review_op(review.merge_pending, paths)
 
     def undo(self, path: str | None = None, *, own: bool = False) -> Result:
         """Restore the files of the last commit; with ``path``, only that file (and the other
@@ -806,14 +806,14 @@ def _os_error(key: str, e: OSError) -> EditError:
 
 def _history(
     path: str, read: _Read, target: commit_mod.Target, partner: str | None = None
-) -> FileChange:
+) -> CommitFile:
     before_mode = None if read.mode is None else stat.S_IMODE(read.mode)
     after_mode = (
         before_mode
         if target.mode is None
         else stat.S_IMODE(commit_mod.with_executable(target.mode, target.executable))
     )
-    return FileChange(path, read.data, target.data, before_mode, after_mode, partner)
+    return CommitFile(path, read.data, target.data, before_mode, after_mode, partner)
 
 
 class _Stale(Exception):

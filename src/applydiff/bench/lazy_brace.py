@@ -1,6 +1,6 @@
 """Lazy-snippet cases in brace languages: JavaScript, TypeScript, Java, Go, Rust, C, CSS, HTML.
 
-The Python corpus (``bench.lazy``) has few lines that repeat; brace languages are full of
+The Python corpus (``bench.lazy_corpus``) has few lines that repeat; brace languages are full of
 them (``}``, ``return 0;``, ``break;``, ``</div>``), and that is where a lazy merge can go
 wrong. Files come from the machine where it has them (npm's JavaScript, Rust's standard
 library from the rustdoc source pages, C headers under /usr/include and Python's, zlib's
@@ -46,7 +46,7 @@ from functools import cache
 from pathlib import Path
 
 from ..match.elision import is_marker
-from .lazy import LazyCase
+from .lazy_corpus import LazyCase
 
 LANGS = ("js", "ts", "java", "go", "rust", "c", "css", "html")
 KINDS = ("replace", "insert", "delete", "replace_end", "member")

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import FormatInvalid
 from ..ir import Op, Replace
-from . import apply_patch, lazy, patch_block, search_replace, tool_calls, unified
+from . import apply_patch, patch_block, search_replace, snippet, tool_calls, unified
 from .landmarks import FENCE_CHARS, Landmarks
 from .text import fence, response_lines
 
@@ -109,7 +109,7 @@ def scan(
     i = 0
     n = len(lines)
     marks = Landmarks(lines)
-    nested = lazy.Nested(lines, marks) if lazy_on else None
+    nested = snippet.Nested(lines, marks) if lazy_on else None
     while (i := marks.next_start(i)) < n:
         line = lines[i]
         lead = line.lstrip()[:1]  # each format's opener has its own first character
@@ -119,7 +119,7 @@ def scan(
             # ````markdown block), not an edit of its own.
             if nested is None or i not in nested:
                 if lazy_on:
-                    block = lazy.parse_block(lines, i, floor, marks)
+                    block = snippet.parse_block(lines, i, floor, marks)
                 if block is None and only is None:
                     block = _fenced_json(lines, i, marks)
         elif lead == "*":

@@ -62,7 +62,7 @@ class _Hunk:
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where the three lines start (their leading blanks, which ``merge`` is not given) and
+    """Where the three lines start (their leading blanks, which ``merge_line`` is not given) and
     where the merged line will, and the tab width: for the columns of tab-aligned text."""
 
     base: str = ""
@@ -84,7 +84,7 @@ class _Gap:
     tabs: bool
 
 
-def merge(
+def merge_line(
     base: str, ours: str, theirs: str, undo: Callable[[str], str], place: Place | None = None
 ) -> str | None:
     """``theirs`` with every span it kept from ``base`` written as ``ours`` has it; None when

@@ -1,7 +1,7 @@
 """Lazy snippets: changed code with "... existing code ..." lines standing for the rest.
 
 >>> snippet = "# ... existing code ...\\nb\\nB2\\nc\\n# ... existing code ...\\n"
->>> merge("a\\nb\\nc\\nd\\n", snippet)[0]
+>>> merge_snippet("a\\nb\\nc\\nd\\n", snippet)[0]
 'a\\nb\\nB2\\nc\\nd\\n'
 
 The snippet is cut at its marker lines into *segments*. Each segment's leading lines that the
@@ -162,7 +162,7 @@ def _segment(lines: list[str], start: int, open_after: bool) -> Segment:
     return Segment(list(lines), first + 1, False, open_after)
 
 
-def merge(text: str, snippet: str) -> tuple[str, LazyResult]:
+def merge_snippet(text: str, snippet: str) -> tuple[str, LazyResult]:
     """``text`` with the lazy ``snippet`` merged in (raises ``NoMatch`` / ``Ambiguous`` with
     the segment and the reason when it cannot be placed for sure)."""
     file_lines = split_lines(text)  # never str.splitlines: it splits at \f, \x85, U+2028
@@ -1489,4 +1489,4 @@ def _assemble(file_lines: list[str], placements: list[Placement], text: str) -> 
     return merged
 
 
-__all__ = ["LazyResult", "Region", "has_markers", "merge", "split_snippet"]
+__all__ = ["LazyResult", "Region", "has_markers", "merge_snippet", "split_snippet"]

@@ -88,7 +88,7 @@ class CharUndo:
 
     Only that direction is undone for whole lines: a file holding ``don’t`` in a comment says
     nothing about the quotes of new code. Spans of an edited line that the model did not change
-    keep the file's characters anyway (``inline.merge``).
+    keep the file's characters anyway (``inline.merge_line``).
     """
 
     def __init__(self) -> None:

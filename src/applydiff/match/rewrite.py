@@ -118,7 +118,9 @@ def new_lines(hit: Hit, new: str) -> list[str]:
 Item = int | tuple[str, int | None]
 
 
-def merge(hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0) -> list[Item]:
+def merge_window(
+    hit: Hit, theirs: list[str], first_line: Callable[[], int] = lambda: 0
+) -> list[Item]:
     """Three-way merge of the model's change (base -> theirs) onto the file window (ours).
 
     Returns the output lines in order (see :data:`Item`); replacement lines come adapted to
@@ -391,7 +393,7 @@ def _changed_line(hit: Hit, i: int, line: str, leads: Leads, first_line: Callabl
         indent.leading(base), indent.leading(ours), indent.leading(line), lead, leads.stops
     )
     try:
-        merged = inline.merge(
+        merged = inline.merge_line(
             base.lstrip(" \t"), ours.lstrip(" \t"), line.lstrip(" \t"), undo, place
         )
     except inline.Conflict:
@@ -451,7 +453,7 @@ def _misquoted(hit: Hit, i: int, first_line: int) -> NoMatch:
 
 def _line_replacement(doc: Doc, hit: Hit, new: str) -> tuple[int, int, str]:
     assert hit.ours is not None
-    items = merge(hit, new_lines(hit, new), lambda: doc.shown(line_of(doc, hit)) - 1)
+    items = merge_window(hit, new_lines(hit, new), lambda: doc.shown(line_of(doc, hit)) - 1)
     ours = hit.ours
     ends = doc.line_ends(hit.start, len(ours))
     terms = [doc.eol_at(e) for e in ends]
