@@ -17,6 +17,7 @@ from pathlib import Path
 import pathspec
 
 from .errors import IO_ERROR, PATH_DENIED, EditError
+from .text import split_lines
 
 STATE_DIR = ".applydiff"
 ALWAYS = (".git/", f"{STATE_DIR}/")
@@ -63,7 +64,10 @@ class Policy:
         lines: list[str] = []
         self.ignore_file = ignore_file
         if ignore_file:
-            lines = _ignore_rules(self.root / ignore_file).decode("utf-8", "replace").splitlines()
+            rules = _ignore_rules(self.root / ignore_file).decode("utf-8", "replace")
+            # Lines end at LF, CRLF or a lone CR; a form feed or U+2028 inside a pattern is
+            # part of it (str.splitlines would break there).
+            lines = [line.rstrip("\r\n") for line in split_lines(rules, cr=True)]
         self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
 
     def resolve(self, path: str) -> tuple[str, Path]:
