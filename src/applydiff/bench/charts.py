@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .corpus import KINDS, REFUSE_KINDS
 from .outcome import OUTCOMES
-
-if TYPE_CHECKING:
-    from .run import Bench
+from .results import Bench
+from .speed import SPEED_CASES
 
 COLORS = {
     "correct": "#2e7d32",
@@ -69,10 +67,9 @@ def _outcomes(bench: Bench, plt: object, path: Path) -> None:
 
 
 def _latency(bench: Bench, plt: object, path: Path) -> None:
-    cases = ["exact", "two_typo", "absent"]
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.8), squeeze=False)  # type: ignore[attr-defined]
     engines = list(bench.accuracy)
-    for ax, case in zip(axes[0], cases, strict=True):
+    for ax, case in zip(axes[0], SPEED_CASES, strict=True):
         for engine in engines:
             rows = sorted(
                 (r for r in bench.speed if r["engine"] == engine and r["case"] == case),

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .corpus import KINDS, REFUSE_KINDS
 from .outcome import OUTCOMES
-
-if TYPE_CHECKING:
-    from .run import Bench
+from .results import Bench
+from .speed import SPEED_CASES
 
 
 def _pct(n: int, total: int) -> str:
@@ -77,11 +75,10 @@ def markdown(bench: Bench, pngs: dict[str, Path]) -> str:
         "",
     ]
     sizes = sorted({r["lines"] for r in bench.speed})
-    cases = ["exact", "two_typo", "absent"]
     out.append("| lines | case | " + " | ".join(engines) + " |")
     out.append("|--:|---|" + "--:|" * len(engines))
     for n in sizes:
-        for case in cases:
+        for case in SPEED_CASES:
             cells = []
             for e in engines:
                 row = next(

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import platform
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..progress import progress_bar
-from . import corpus
+from . import charts, corpus, report
 from .engines import ENGINES, available, load
-from .outcome import OUTCOMES, classify
+from .outcome import classify
+from .results import Bench
 from .speed import SIZES, speed_cases
 from .worker import Capped
 
@@ -22,38 +23,6 @@ FULL_PER_KIND = 100
 QUICK_SIZES = (1_000, 10_000)
 CAP = 10.0  # seconds per call before a peer is stopped
 SPEED_RUNS = 7
-
-
-@dataclass
-class Bench:
-    """What a run measured; ``to_dict()`` is the JSON file."""
-
-    meta: dict[str, Any]
-    engines: dict[str, dict[str, Any]]
-    notes: list[str]
-    accuracy: dict[str, dict[str, Counter[str]]] = field(default_factory=dict)  # engine->kind
-    answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # engine -> cases
-    speed: list[dict[str, Any]] = field(default_factory=list)
-
-    def totals(self, engine: str) -> Counter[str]:
-        out: Counter[str] = Counter()
-        for counts in self.accuracy.get(engine, {}).values():
-            out.update(counts)
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "meta": self.meta,
-            "engines": self.engines,
-            "notes": self.notes,
-            "accuracy": {
-                e: {k: {o: c[o] for o in OUTCOMES} for k, c in kinds.items()}
-                for e, kinds in self.accuracy.items()
-            },
-            "totals": {e: {o: self.totals(e)[o] for o in OUTCOMES} for e in self.accuracy},
-            "speed": self.speed,
-            "cases": self.answers,
-        }
 
 
 def run(
@@ -164,17 +133,15 @@ def _speed(
 
 
 def write(bench: Bench, out: Path) -> dict[str, Path]:
-    """The report (Markdown), the results (JSON) and the charts (PNG) under ``out``."""
-    import json
-
-    from . import charts, report
-
+    """The charts (PNG), the report (Markdown) and the results (JSON) under ``out``. The JSON
+    is written last, once the report has been, so that it holds what the report shows (the
+    notes the charts added included)."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {"json": out / "results.json", "report": out / "report.md"}
-    paths["json"].write_text(json.dumps(bench.to_dict(), indent=1), encoding="utf-8")
     pngs = charts.draw(bench, out)
     if not pngs:
         bench.notes.append("charts: skipped, matplotlib is not installed (pip install matplotlib)")
     paths.update(pngs)
     paths["report"].write_text(report.markdown(bench, pngs), encoding="utf-8")
+    paths["json"].write_text(json.dumps(bench.to_dict(), indent=1), encoding="utf-8")
     return paths

@@ -24,6 +24,7 @@ from .corpus import (
 
 SIZES = (1_000, 10_000, 100_000)
 BLOCK = 20
+SPEED_CASES = ("exact", "two_typo", "absent")  # the edits timed at each size
 
 
 def corpus_text(lines: int, paths: list[str]) -> tuple[str, int]:
