@@ -1,0 +1,598 @@
+"""A file's outline: where its blocks open and close, read from the text itself.
+
+A block is a bracket pair (``{`` .. ``}``, ``(`` .. ``)``, ``[`` .. ``]``), an element
+(``<div ...>`` .. ``</div>``) or, in Python and YAML, a line and the deeper-indented lines after
+it. Strings and comments are skipped by the rules of the file's language family, told by its
+extension (:func:`syntax_for`); a file of a language it does not know has no outline (None),
+and callers keep their line-based reading.
+
+The scanner is ours, not tree-sitter: it reads every language of a family with one set of
+rules, needs no grammar wheel, and reads fragments (a snippet with ``// ... existing code
+...`` in place of half its lines) as well as whole files. See ``benchmarks/outline.py`` for
+how it compares with tree-sitter on speed and on where blocks close.
+
+>>> o = outline("function f(a) {\\n  if (a) {\\n    return '}';\\n  }\\n}\\n", "x.js")
+>>> [(b.start, b.open, b.close) for b in o.blocks if b.kind == "{"]
+[(0, 0, 4), (1, 1, 3)]
+>>> o.closing(1)
+3
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..text import split_lines
+
+# Elements that never have a closing tag.
+VOID = frozenset(
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
+)
+# Elements whose content is not markup: scanned by the rules of the code they hold.
+RAW = {"script": "js", "style": "css"}
+# HTML elements whose end tag may be left out, and the start tags that end them. (A <p> is
+# left to its own end tag or its parent's: authors who write one mean it, whatever follows.)
+IMPLIED_END = {
+    "li": frozenset({"li"}),
+    "dt": frozenset({"dt", "dd"}),
+    "dd": frozenset({"dt", "dd"}),
+    "tr": frozenset({"tr"}),
+    "td": frozenset({"td", "th", "tr"}),
+    "th": frozenset({"td", "th", "tr"}),
+    "option": frozenset({"option", "optgroup"}),
+}
+# A line that starts so goes on the statement of the line before (a brace on its own line,
+# a chained call, an operator); so does a line after one that ends so.
+_GOES_ON = re.compile(r"^(?:[{.?:|&+\-*/%=<>]|=>|->|extends\b|implements\b|where\b|throws\b)")
+_GOES_ON_AFTER = re.compile(r"(?:[(\[{,.?:|&+\-*/%=<>]|=>|->)$")
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """The lexical rules of a language family."""
+
+    name: str
+    line_comments: tuple[str, ...] = ()
+    block_comments: tuple[tuple[str, str], ...] = ()
+    quotes: tuple[str, ...] = ('"', "'")
+    triple_quotes: bool = False  # Python's ''' and """
+    brackets: bool = True
+    tags: bool = False  # markup elements (HTML, XML, Vue templates)
+    jsx: bool = False  # elements inside code, told from '<' comparisons by what precedes
+    indent: bool = False  # blocks by indentation (Python, YAML)
+    # "'" opens a character literal only when it closes within a few characters (Rust
+    # lifetimes 'a, and C's 'x' next to prose in comments).
+    short_char_quote: bool = False
+    raw_backtick: bool = False  # `...` spans lines (JS templates, Go raw strings)
+    regex_literals: bool = False  # JS's /.../flags where an expression starts
+    dollar_quotes: bool = False  # PostgreSQL's $$...$$ and $tag$...$tag$ bodies
+
+
+C_LIKE = Syntax("c", ("//",), (("/*", "*/"),), short_char_quote=True)
+GO = Syntax(
+    "go", ("//",), (("/*", "*/"),), ('"', "'", "`"), short_char_quote=True, raw_backtick=True
+)
+JS = Syntax("js", ("//",), (("/*", "*/"),), ('"', "'", "`"), raw_backtick=True, regex_literals=True)
+JSX = Syntax(
+    "jsx",
+    ("//",),
+    (("/*", "*/"),),
+    ('"', "'", "`"),
+    raw_backtick=True,
+    regex_literals=True,
+    jsx=True,
+)
+CSS = Syntax("css", (), (("/*", "*/"),))
+SCSS = Syntax("scss", ("//",), (("/*", "*/"),))
+PYTHON = Syntax("python", ("#",), (), triple_quotes=True, indent=True)
+YAML = Syntax("yaml", ("#",), (), brackets=False, indent=True)
+# Quotes in markup matter only inside a tag, where the tag reader takes them.
+MARKUP = Syntax("markup", (), (("<!--", "-->"),), (), brackets=False, tags=True)
+SQL = Syntax("sql", ("--",), (("/*", "*/"),), dollar_quotes=True)
+
+_BY_EXTENSION = {
+    **dict.fromkeys(
+        [
+            "c",
+            "h",
+            "cc",
+            "cpp",
+            "cxx",
+            "hpp",
+            "hh",
+            "hxx",
+            "java",
+            "cs",
+            "kt",
+            "kts",
+            "swift",
+            "scala",
+            "dart",
+            "rs",
+            "m",
+            "mm",
+        ],
+        C_LIKE,
+    ),
+    "go": GO,
+    **dict.fromkeys(["ts", "mts", "cts"], JS),
+    **dict.fromkeys(["js", "mjs", "cjs", "jsx", "tsx"], JSX),
+    "css": CSS,
+    **dict.fromkeys(["scss", "less"], SCSS),
+    **dict.fromkeys(["py", "pyi"], PYTHON),
+    **dict.fromkeys(["yml", "yaml"], YAML),
+    **dict.fromkeys(["html", "htm", "xhtml", "xml", "svg", "vue", "svelte"], MARKUP),
+    "sql": SQL,
+}
+_BY_NAME = {s.name: s for s in (C_LIKE, GO, JS, JSX, CSS, SCSS, PYTHON, YAML, MARKUP, SQL)}
+
+
+def syntax_for(path: str) -> Syntax | None:
+    """The language family of ``path`` by its extension; None for one it does not know."""
+    name = path.rsplit("/", 1)[-1]
+    if "." not in name:
+        return None
+    return _BY_EXTENSION.get(name.rsplit(".", 1)[-1].lower())
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block, in 0-based line numbers: ``start`` is where the statement that opens it
+    begins (a signature over several lines, an annotation above it), ``open`` the line of
+    its opener, ``close`` the line of its closer (for an indented block, its last non-blank
+    line). ``kind`` is the opener: ``{``, ``(``, ``[``, ``<tag>`` or ``indent``."""
+
+    start: int
+    open: int
+    close: int
+    depth: int
+    kind: str
+
+
+@dataclass
+class Outline:
+    """The blocks of one text, and per line the blocks left open at its end."""
+
+    blocks: list[Block]
+    n_lines: int
+    balanced: bool  # every opener closed, every closer matched
+    # line -> the blocks opened on it and still open at its end, outermost first
+    _open_at: dict[int, list[Block]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for b in self.blocks:
+            if b.close > b.open:
+                self._open_at.setdefault(b.open, []).append(b)
+        for row in self._open_at.values():
+            row.sort(key=lambda b: b.depth)
+
+    def opened(self, line: int) -> list[Block]:
+        """The blocks opened on ``line`` that end on a later line, outermost first."""
+        return self._open_at.get(line, [])
+
+    def closing(self, line: int) -> int | None:
+        """The line where the outermost block opened on ``line`` (and left open at its end)
+        closes; None when the line leaves no block open."""
+        row = self.opened(line)
+        return row[0].close if row else None
+
+    def enclosing(self, line: int) -> Block | None:
+        """The innermost multi-line block that holds ``line`` strictly inside it."""
+        best: Block | None = None
+        for b in self.blocks:
+            if b.open < line < b.close and (best is None or b.depth > best.depth):
+                best = b
+        return best
+
+
+def outline(text: str, path_or_syntax: str | Syntax) -> Outline | None:
+    """The outline of ``text``, read by the rules of ``path_or_syntax`` (a path, whose
+    extension names the language, or a :class:`Syntax`); None for an unknown language."""
+    if isinstance(path_or_syntax, Syntax):
+        syntax: Syntax | None = path_or_syntax
+    else:
+        syntax = syntax_for(path_or_syntax)
+    if syntax is None:
+        return None
+    lines = [x.rstrip("\r\n") for x in split_lines(text)]
+    return scan(lines, syntax)
+
+
+def scan(lines: list[str], syntax: Syntax) -> Outline:
+    """The outline of ``lines`` (without terminators) by ``syntax``'s rules."""
+    scanner = _Scanner(lines, syntax)
+    scanner.run()
+    blocks = scanner.blocks
+    balanced = scanner.balanced and not scanner.stack
+    if syntax.indent:
+        yaml = syntax.name == "yaml"
+        blocks = blocks + _indent_blocks(lines, scanner.code_lines, scanner.continued, yaml)
+    blocks.sort(key=lambda b: (b.open, b.depth, -b.close))
+    return Outline(blocks, len(lines), balanced)
+
+
+_CLOSER = {"}": "{", ")": "(", "]": "["}
+_CHAR_LITERAL = re.compile(r"'(?:\\.[^']{0,8}|[^'\\])'")
+_TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>")
+_WORD_BEFORE = re.compile(r"[\w$)\].]$")
+_JSX_KEYWORD_BEFORE = re.compile(r"(?:^|[^\w$])(?:return|yield|await|case|default|in|of)$")
+# What an expression can start after (so a '/' there opens a regular expression).
+_EXPRESSION_AFTER = re.compile(
+    r"(?:[(,=:\[!&|?{};+\-*%<>~^]|(?:^|[^\w$])(?:typeof|void|delete|throw|new|instanceof))$"
+)
+# The rest of a regular expression literal: escapes, classes (where '/' is literal), flags.
+_REGEX_BODY = re.compile(r"(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\[\n])+/[A-Za-z]*")
+
+
+class _Scanner:
+    """One pass over the text: strings and comments skipped, brackets and tags matched."""
+
+    def __init__(self, lines: list[str], syntax: Syntax) -> None:
+        self.lines = lines
+        self.syntax = syntax
+        self.blocks: list[Block] = []
+        # open entries: (kind, line, start line of its statement)
+        self.stack: list[tuple[str, int, int]] = []
+        self.balanced = True
+        # per depth, the line where the current statement began (None: not begun)
+        self.statement: list[int | None] = [None]
+        self.code_lines: set[int] = set()  # lines holding some code (not only comments)
+        self.continued: set[int] = set()  # lines that go on a statement open in brackets
+        self._tokens = self._token_pattern(syntax)
+        self._children = re.compile(r"[<{]")  # what matters in JSX text between tags
+        self._last_code = ""  # the last line that held code, stripped
+
+    @staticmethod
+    def _token_pattern(syntax: Syntax) -> re.Pattern[str]:
+        parts = [re.escape(c) for c in syntax.line_comments]
+        parts += [re.escape(a) for a, _ in syntax.block_comments]
+        if syntax.triple_quotes:
+            parts += ['"""', "'''"]
+        parts += [re.escape(q) for q in syntax.quotes]
+        if syntax.brackets:
+            # ',' ends an item of a list (an object's member, an argument) the way ';' ends
+            # a statement, except in CSS, where it joins the selectors of one rule.
+            parts.append(r"[{}()\[\];]" if syntax.name in ("css", "scss") else r"[{}()\[\];,]")
+        if syntax.tags or syntax.jsx:
+            parts.append(r"<")
+        if syntax.regex_literals:
+            parts.append(r"/")  # after '//' and '/*' in the alternation
+        if syntax.dollar_quotes:
+            parts.append(r"\$(?:[A-Za-z_]\w*)?\$")
+        return re.compile("|".join(parts))
+
+    def run(self) -> None:
+        lines = self.lines
+        i, col = 0, 0
+        while i < len(lines):
+            line = lines[i]
+            if col == 0:
+                self._new_line(i, line)
+            in_children = self.syntax.jsx and self.stack and self.stack[-1][0].startswith("<")
+            m = (self._children if in_children else self._tokens).search(line, col)
+            if m is None:
+                if line[col:].strip():
+                    self._code(i)
+                i, col = i + 1, 0
+                continue
+            if line[col : m.start()].strip():
+                self._code(i)
+            tok = m.group()
+            i, col = self._token(tok, i, m.start(), m.end())
+
+    def _new_line(self, i: int, line: str) -> None:
+        if self.stack and self.stack[-1][0] in "([{":
+            self.continued.add(i)
+        elif self.syntax.indent and i > 0 and self.lines[i - 1].endswith("\\"):
+            self.continued.add(i)  # a backslash joins the line to the one before
+        if self.stack and self.stack[-1][0] in "([":
+            return
+        if self.syntax.name == "sql":
+            return  # a statement runs to its ';'
+        text = line.strip()
+        if not text:
+            return
+        if self.syntax.indent or not (
+            _GOES_ON.match(text) or _GOES_ON_AFTER.search(self._last_code)
+        ):
+            self.statement[-1] = None
+
+    def _code(self, i: int) -> None:
+        if i not in self.code_lines:
+            self._last_code = self.lines[i].strip()
+        self.code_lines.add(i)
+        if self.statement[-1] is None:
+            self.statement[-1] = i
+
+    def _token(self, tok: str, i: int, at: int, end: int) -> tuple[int, int]:
+        s = self.syntax
+        if tok in s.line_comments:
+            return i + 1, 0
+        for a, b in s.block_comments:
+            if tok == a:
+                return self._skip_to(b, i, end)
+        if tok in ('"""', "'''"):
+            self._code(i)
+            j, col = self._skip_to(tok, i, end)
+            self._continues(i, min(j, len(self.lines) - 1))
+            return j, col
+        if tok in s.quotes:
+            return self._string(tok, i, at, end)
+        if tok == "<":
+            return self._angle(i, at, end)
+        if tok == "/":
+            return self._slash(i, at, end)
+        if tok.startswith("$"):
+            self._code(i)
+            j, col = self._skip_to(tok, i, end)
+            self._continues(i, min(j, len(self.lines) - 1))
+            return j, col
+        self._code(i)
+        if tok in "{([":
+            start = self.statement[-1] if self.statement[-1] is not None else i
+            self.stack.append((tok, i, start))
+            self.statement.append(None)
+        elif tok in "})]":
+            self._close(_CLOSER[tok], i)
+            if tok == "}":
+                self.statement[-1] = None  # a block ends a statement
+        elif tok in ";,":
+            self.statement[-1] = None
+        return i, end
+
+    def _close(self, kind: str, i: int) -> None:
+        # An unmatched closer leaves the stack alone; a mismatched one closes what it
+        # matches if that is open (the ones above it were never closed).
+        for k in range(len(self.stack) - 1, -1, -1):
+            if self.stack[k][0] == kind:
+                if k != len(self.stack) - 1:
+                    self.balanced = False
+                while len(self.stack) > k:
+                    opener, line, start = self.stack.pop()
+                    self.statement.pop()
+                    self.blocks.append(Block(start, line, i, len(self.stack), opener))
+                return
+        self.balanced = False
+
+    def _skip_to(self, closer: str, i: int, col: int) -> tuple[int, int]:
+        while i < len(self.lines):
+            k = self.lines[i].find(closer, col)
+            if k >= 0:
+                return i, k + len(closer)
+            i, col = i + 1, 0
+        return i, 0
+
+    def _string(self, q: str, i: int, at: int, end: int) -> tuple[int, int]:
+        line = self.lines[i]
+        self._code(i)
+        if q == "'" and self.syntax.short_char_quote:
+            m = _CHAR_LITERAL.match(line, at)
+            return (i, m.end()) if m else (i, end)
+        spans_lines = q == "`" and self.syntax.raw_backtick
+        escapes = not (q == "`" and self.syntax.name == "go")  # Go's `...` is raw
+        first, col = i, end
+        while True:
+            k = col
+            while k < len(line):
+                c = line[k]
+                if c == "\\" and escapes:
+                    k += 2
+                elif c == q:
+                    self._continues(first, i)
+                    return i, k + 1
+                else:
+                    k += 1
+            if not spans_lines and not (k > len(line) and escapes):
+                return i + 1, 0  # an unclosed string ends with its line
+            if not spans_lines:
+                self._continues(i, i + 1)  # a backslash at the end: the string goes on
+            i, col = i + 1, 0
+            if i >= len(self.lines):
+                return i, 0
+            line = self.lines[i]
+
+    def _slash(self, i: int, at: int, end: int) -> tuple[int, int]:
+        """A regular expression literal where an expression starts; else a division."""
+        self._code(i)
+        before = self.lines[i][:at].rstrip() or self._last_code_before(i)
+        if before and not (_EXPRESSION_AFTER.search(before) or _JSX_KEYWORD_BEFORE.search(before)):
+            return i, end
+        m = _REGEX_BODY.match(self.lines[i], end)
+        return (i, m.end()) if m else (i, end)
+
+    def _last_code_before(self, i: int) -> str:
+        return "" if i == 0 else self._last_code if i - 1 in self.code_lines else ""
+
+    def _continues(self, first: int, last: int) -> None:
+        """Lines ``first + 1`` .. ``last`` go on a statement begun on ``first``."""
+        self.continued.update(range(first + 1, last + 1))
+
+    def _angle(self, i: int, at: int, end: int) -> tuple[int, int]:
+        line = self.lines[i]
+        s = self.syntax
+        if s.tags and line.startswith("<!--", at):
+            return self._skip_to("-->", i, at + 4)
+        in_children = bool(self.stack) and self.stack[-1][0].startswith("<")
+        if s.jsx and not in_children and not line.startswith("</", at):
+            before = line[:at].rstrip()
+            if (
+                (_WORD_BEFORE.search(before) and not _JSX_KEYWORD_BEFORE.search(before))
+                or line.startswith("<=", at)
+                or line.startswith("<<", at)
+            ):
+                return i, end  # a comparison, a shift or a type's <T>
+        m = _tag_at(self.lines, i, at)
+        if m is None:
+            if s.jsx and line.startswith("<>", at):
+                self._open_tag("", i)
+                return i, at + 2
+            if s.jsx and line.startswith("</>", at):
+                self._close_tag("", i)
+                return i, at + 3
+            return i, end
+        last, col, closing, name, self_closing = m
+        if not closing and not self_closing and name.lower() in RAW and s.tags:
+            return self._raw(name.lower(), i, last, col)
+        if closing:
+            self._close_tag(name, i)
+        elif self_closing or (s.tags and name.lower() in VOID):
+            self._code(i)
+        else:
+            self._open_tag(name, i)
+        return last, col
+
+    def _open_tag(self, name: str, i: int) -> None:
+        self._code(i)
+        if self.syntax.tags:
+            self._end_implied(name.lower(), i)
+        self.stack.append((f"<{name}>", i, i))  # an element's header is its start tag
+        self.statement.append(None)
+
+    def _close_tag(self, name: str, i: int) -> None:
+        self._code(i)
+        kind = f"<{name}>"
+        if any(k == kind for k, _, _ in self.stack):
+            # An element left open inside it (an HTML <p> or <li>) ends with it, on the
+            # line before its end tag.
+            while self.stack:
+                opener, line, start = self.stack.pop()
+                self.statement.pop()
+                close = i if opener == kind or i == line else i - 1
+                self.blocks.append(Block(start, line, close, len(self.stack), opener))
+                if opener == kind:
+                    break
+            self.statement[-1] = None
+        else:
+            self.balanced = False
+
+    def _end_implied(self, name: str, i: int) -> None:
+        """An HTML element whose end tag was left out ends where the next one starts."""
+        while self.stack and self.stack[-1][0].startswith("<"):
+            open_name = self.stack[-1][0][1:-1].lower()
+            if name not in IMPLIED_END.get(open_name, ()):
+                return
+            opener, line, start = self.stack.pop()
+            self.statement.pop()
+            close = i - 1 if i > line else i
+            self.blocks.append(Block(start, line, close, len(self.stack), opener))
+
+    def _raw(self, name: str, i: int, last: int, col: int) -> tuple[int, int]:
+        """A <script> or <style> element: its content scanned by the code's own rules."""
+        self._open_tag(name, i)
+        closer = f"</{name}"
+        j, c = last, col
+        while j < len(self.lines):
+            k = self.lines[j].lower().find(closer, c)
+            if k >= 0:
+                break
+            j, c = j + 1, 0
+        inner_lines = self.lines[last : j + 1] if j < len(self.lines) else self.lines[last:]
+        if inner_lines:
+            inner_lines = list(inner_lines)
+            if j < len(self.lines):
+                inner_lines[-1] = inner_lines[-1][:k]
+            inner_lines[0] = " " * col + inner_lines[0][col:]
+            inner = _Scanner(inner_lines, _BY_NAME[RAW[name]])
+            inner.run()
+            depth = len(self.stack)
+            for b in inner.blocks:
+                self.blocks.append(
+                    Block(b.start + last, b.open + last, b.close + last, b.depth + depth, b.kind)
+                )
+            self.code_lines |= {x + last for x in inner.code_lines}
+            self.balanced = self.balanced and inner.balanced and not inner.stack
+        if j >= len(self.lines):
+            return j, 0
+        end = self.lines[j].find(">", k)
+        self._close_tag(name, j)
+        return j, (end + 1 if end >= 0 else len(self.lines[j]))
+
+
+def _tag_at(lines: list[str], i: int, at: int) -> tuple[int, int, bool, str, bool] | None:
+    """The tag starting at ``lines[i][at]`` (it may span lines): ``(last line, column after
+    it, closing, name, self-closing)``; None when no tag starts there."""
+    text = lines[i][at:]
+    j = i
+    # A tag's attributes may run over a few lines.
+    while True:
+        m = _TAG.match(text)
+        if m:
+            closing, name, _, slash = m.group(1), m.group(2), m.group(3), m.group(4)
+            if j == i:
+                return j, at + m.end(), bool(closing), name, bool(slash)
+            tail = len(text) - m.end()
+            return j, len(lines[j]) - tail, bool(closing), name, bool(slash)
+        if j - i >= 20 or j + 1 >= len(lines) or (">" in text and not _opens_attrs(text)):
+            return None
+        j += 1
+        text = text + "\n" + lines[j]
+
+
+def _opens_attrs(text: str) -> bool:
+    """``text`` starts a tag whose attributes are not closed yet (a quote left open)."""
+    return text.count('"') % 2 == 1 or text.count("'") % 2 == 1
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
+
+
+_SEQUENCE_ITEM = re.compile(r"[ \t]*-(?:[ \t]|$)")
+_DOCUMENT_MARK = re.compile(r"(?:---|\.\.\.)(?:[ \t]|$)")
+
+
+def _indent_blocks(
+    lines: list[str], code: set[int], continued: set[int], yaml: bool = False
+) -> list[Block]:
+    """Blocks by indentation: a logical line whose next one is deeper opens a block that ends
+    with the last line of the last logical line deeper than it. A comment line neither opens
+    nor ends a block (as in Python), but one indented into an open block is part of it."""
+    starts = [i for i in sorted(code) if i not in continued]
+    last_line: dict[int, int] = {}  # logical line -> its last physical line
+    for k, i in enumerate(starts):
+        nxt = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        last_line[i] = max((j for j in range(i + 1, nxt) if j in continued), default=i)
+    comments = {
+        i for i, x in enumerate(lines) if x.strip() and i not in code and i not in continued
+    }
+    out: list[Block] = []
+    stack: list[tuple[int, int, int]] = []  # (indent, opening line, last line so far)
+    for i in sorted(comments.union(starts)):
+        level = _indent(lines[i])
+        if i in comments:
+            # Blocks with a body so far hold it (the last entry has none yet).
+            stack = [
+                (ind, opened, i if ind < level and k < len(stack) - 1 else last)
+                for k, (ind, opened, last) in enumerate(stack)
+            ]
+            continue
+        if yaml and _SEQUENCE_ITEM.match(lines[i]):
+            level += 1  # "key:" then "- item" at the key's indentation: the key's items
+        if yaml and _DOCUMENT_MARK.match(lines[i]):
+            level = -1  # '---' ends every block and opens none
+        while stack and stack[-1][0] >= level:
+            _, opened, last = stack.pop()
+            out.append(Block(opened, opened, last, len(stack), "indent"))
+        stack = [(ind, opened, last_line[i]) for ind, opened, _ in stack]
+        if level >= 0:
+            stack.append((level, i, last_line[i]))
+    while stack:
+        _, opened, last = stack.pop()
+        out.append(Block(opened, opened, last, len(stack), "indent"))
+    return [b for b in out if b.close > last_line[b.open]]
