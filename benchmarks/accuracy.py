@@ -1,7 +1,7 @@
 """Run the generated corpus through the matching ladder and count what it got right.
 
 Two corpora: ``stdlib`` (the standard library's Python, the default) and ``foreign`` (C
-headers, npm's JavaScript, C/C++, Perl, CSS/HTML, Go: ``corpus.foreign_groups``).
+headers, npm's JavaScript, C/C++, Perl, CSS/HTML, Go: ``sources.foreign_groups``).
 
 Each case ends as one of:
 
@@ -35,17 +35,16 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import applydiff
+from applydiff.bench.case_maker import Case
 from applydiff.bench.corpus import (
-    FOREIGN,
     FOREIGN_KINDS,
     FUZZY_KINDS,
     REFUSE_KINDS,
     STDLIB_KINDS,
-    Case,
-    foreign_groups,
     generate,
 )
 from applydiff.bench.markdown import diff, engine_state, fence
+from applydiff.bench.sources import FOREIGN, foreign_groups
 
 try:  # the tier that answered, without a second lookup
     from applydiff.match import replace_with_matches

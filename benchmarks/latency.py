@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import applydiff
-from applydiff.bench.corpus import source_files
+from applydiff.bench.sources import source_files
 from applydiff.bench.speed import (
     BLOCK,
     SIZES,

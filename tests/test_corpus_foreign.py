@@ -11,19 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from applydiff.bench import corpus
-from applydiff.bench.corpus import (
-    BRACE,
-    LINE_KINDS,
-    ODD_BREAKS,
-    PY,
-    Case,
-    Edit,
-    Generator,
-    Noise,
-    generate,
-    load,
-)
+from applydiff.bench.block_lines import ODD_BREAKS, is_code, lead
+from applydiff.bench.case_maker import Case
+from applydiff.bench.corpus import LINE_KINDS, Generator, generate
+from applydiff.bench.intended_edit import Edit, names_in, new_statement
+from applydiff.bench.langs import BRACE, CSS, PY, lang_of
+from applydiff.bench.noise import ELISION_MARKER, Noise, misquote
+from applydiff.bench.sources import FOREIGN, foreign_groups, handwritten, load, source_files
 
 C_HEADER = (
     "/* Fixture header.  */\n#ifndef _FIXTURE_H\n#define _FIXTURE_H\t1\n\n"
@@ -78,17 +72,17 @@ def joined(lines: list[str], old: str) -> str:
 
 
 def test_languages_by_extension(files: str) -> None:
-    assert corpus.lang_of("x.py") is PY and corpus.lang_of("y.h") is BRACE
-    assert corpus.lang_of("z.pm").name == "perl" and corpus.lang_of("a.CSS").name == "css"
-    assert PY.remark("... existing code ...") == corpus.ELISION_MARKER
-    assert corpus.CSS.remark("x") == "/* x */"
+    assert lang_of("x.py") is PY and lang_of("y.h") is BRACE
+    assert lang_of("z.pm").name == "perl" and lang_of("a.CSS").name == "css"
+    assert PY.remark("... existing code ...") == ELISION_MARKER
+    assert CSS.remark("x") == "/* x */"
     src = load(files.replace("*", "fixture.h"))
     assert src is not None and src.lang is BRACE
-    assert corpus.is_code("#define X 1", BRACE) and not corpus.is_code("#define X 1")
-    assert not corpus.is_code(" * a comment", BRACE)
-    assert corpus.names_in(["static int count_items (void)"], BRACE) == ["count_items"]
+    assert is_code("#define X 1", BRACE) and not is_code("#define X 1")
+    assert not is_code(" * a comment", BRACE)
+    assert names_in(["static int count_items (void)"], BRACE) == ["count_items"]
     rng = random.Random(0)
-    assert corpus.new_statement(rng, "\t", ["x"], BRACE).endswith(";")
+    assert new_statement(rng, "\t", ["x"], BRACE).endswith(";")
 
 
 def test_misquote_shapes() -> None:
@@ -96,14 +90,14 @@ def test_misquote_shapes() -> None:
     seen = set()
     line = '    def __init__(self, files=None, inplace=False, backup="", *,'
     for _ in range(200):
-        got = corpus.misquote(rng, line)
+        got = misquote(rng, line)
         if got is None:
             continue
         wrong, how = got
-        assert wrong != line and corpus.lead(wrong) == corpus.lead(line)
+        assert wrong != line and lead(wrong) == lead(line)
         seen.add(how.split()[0])
     assert seen == {"typo", "space", "punct"}
-    assert corpus.misquote(random.Random(0), "  ") is None
+    assert misquote(random.Random(0), "  ") is None
 
 
 def test_deterministic_per_seed(files: str) -> None:
@@ -263,15 +257,15 @@ def test_hand_checked_examples(files: str) -> None:
 
 @pytest.mark.skipif(not Path("/usr/include/stdio.h").exists(), reason="no C headers here")
 def test_foreign_files() -> None:
-    groups = corpus.foreign_groups()
+    groups = foreign_groups()
     assert len(groups["C headers"]) > 100
     paths = [p for ps in groups.values() for p in ps]
     assert len(paths) == len(set(paths))
     assert all(ps == sorted(ps) for ps in groups.values())
-    assert corpus.source_files(corpus.FOREIGN) == sorted(paths)
-    assert all(corpus.handwritten(p) for p in paths[:50])
-    corpus.foreign_groups.cache_clear()
-    assert corpus.foreign_groups() == groups
+    assert source_files(FOREIGN) == sorted(paths)
+    assert all(handwritten(p) for p in paths[:50])
+    foreign_groups.cache_clear()
+    assert foreign_groups() == groups
 
 
 def test_accuracy_script_per_seed_table(files: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .corpus import KINDS, REFUSE_KINDS
+from .measurements import Bench
 from .outcome import OUTCOMES
-from .results import Bench
 from .speed import SPEED_CASES
 
 COLORS = {

@@ -19,7 +19,9 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from . import corpus
+from .block_lines import is_code, lead
+from .intended_edit import change_token, deeper, names_in, new_statement
+from .sources import Source, load, source_files
 
 MARKERS = (
     "# ... existing code ...",
@@ -79,13 +81,13 @@ class LazyCase:
 def generate(n: int, seed: int = 0, files: str | None = None) -> list[LazyCase]:
     """``n`` cases, evenly over 1-3 regions, both context styles and the marker variants."""
     rng = random.Random(seed)
-    paths = corpus.source_files(files)
+    paths = source_files(files)
     out: list[LazyCase] = []
     tries = 0
     while len(out) < n and tries < n * 50:
         tries += 1
         k = len(out)
-        src = corpus.load(rng.choice(paths))
+        src = load(rng.choice(paths))
         if src is None or src.n < 60:
             continue
         case = _case(
@@ -103,7 +105,7 @@ def generate(n: int, seed: int = 0, files: str | None = None) -> list[LazyCase]:
 
 def _case(
     rng: random.Random,
-    src: corpus.Source,
+    src: Source,
     *,
     regions: int,
     context: str,
@@ -114,7 +116,7 @@ def _case(
     spots = _spots(rng, lines, regions)
     if spots is None:
         return None
-    names = corpus.names_in(lines[: min(len(lines), 400)])
+    names = names_in(lines[: min(len(lines), 400)])
     new_lines = list(lines)
     snippet: list[str] = []
     kinds: list[str] = []
@@ -184,7 +186,7 @@ def _nonblank(lines: list[str], at: int, step: int) -> int | None:
 
 def _spots(rng: random.Random, lines: list[str], k: int) -> list[int] | None:
     """``k`` code lines at least ``MIN_GAP`` apart, away from the file's edges."""
-    code = [i for i in range(8, len(lines) - 8) if corpus.is_code(lines[i])]
+    code = [i for i in range(8, len(lines) - 8) if is_code(lines[i])]
     if len(code) < k * 4:
         return None
     for _ in range(30):
@@ -199,9 +201,9 @@ def _edit(
 ) -> tuple[int, int, list[str]] | None:
     if kind == "replace_end":
         following = _nonblank(lines, at + 1, 1)
-        if following is None or len(corpus.lead(lines[following])) >= len(corpus.lead(lines[at])):
+        if following is None or len(lead(lines[following])) >= len(lead(lines[at])):
             return None  # not the last line of a block
-        changed = corpus.change_token(rng, lines[at], names)
+        changed = change_token(rng, lines[at], names)
         return None if changed is None else (at, at + 1, [changed])
     if kind == "replace":
         count = rng.choice([1, 1, 2])
@@ -209,16 +211,16 @@ def _edit(
         for i in range(at, at + count):
             if not lines[i].strip():
                 return None
-            changed = corpus.change_token(rng, lines[i], names)
+            changed = change_token(rng, lines[i], names)
             if changed is None:
                 return None
             out.append(changed)
         return at, at + count, out
     if kind == "insert":
-        indent = corpus.lead(lines[at])
+        indent = lead(lines[at])
         if lines[at].rstrip().endswith(":"):
-            indent = corpus.deeper(indent, unit)
-        new = [corpus.new_statement(rng, indent, names) for _ in range(rng.choice([1, 2, 3]))]
+            indent = deeper(indent, unit)
+        new = [new_statement(rng, indent, names) for _ in range(rng.choice([1, 2, 3]))]
         new = [
             x
             if not x.rstrip().endswith(":")
@@ -229,17 +231,17 @@ def _edit(
     # A model deletes whole statements: lines that open no block and sit at the level of
     # the line after them (not a def line whose body would be left behind).
     count = rng.choice([1, 1, 2])
-    level = len(corpus.lead(lines[at]))
+    level = len(lead(lines[at]))
     for i in range(at, at + count):
         line = lines[i]
-        if not line.strip() or len(corpus.lead(line)) != level:
+        if not line.strip() or len(lead(line)) != level:
             return None
         if line.rstrip().endswith((":", "(", "[", "{", "\\", ",")) or line.lstrip().startswith(
             ("@", "def ", "class ", '"""', "'''", "elif", "else", "except", "finally")
         ):
             return None
     after = next((x for x in lines[at + count :] if x.strip()), "")
-    if len(corpus.lead(after)) > level:
+    if len(lead(after)) > level:
         return None
     return at, at + count, []
 
@@ -303,4 +305,4 @@ def _end_marker(style: str, lines: list[str], end: int) -> str:
 def _marker(style: str, lines: list[str], near: int) -> str:
     if style == "...":
         return "..."
-    return corpus.lead(lines[min(near, len(lines) - 1)]) + style
+    return lead(lines[min(near, len(lines) - 1)]) + style

@@ -12,9 +12,11 @@ from typing import Any
 
 from ..progress import progress_bar
 from . import charts, corpus, report
+from .case_maker import Case
 from .engines import ENGINES, available, load
+from .measurements import Bench
 from .outcome import classify
-from .results import Bench
+from .sources import source_files
 from .speed import SIZES, speed_cases
 from .worker import Capped
 
@@ -41,7 +43,7 @@ def run(
     sizes = sizes or (QUICK_SIZES if quick else SIZES)
     started = time.time()
     cases = corpus.generate(corpus.KINDS, per_kind, seed, files)
-    paths = corpus.source_files(files)
+    paths = source_files(files)
     bench = Bench(
         meta={
             "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)),
@@ -75,7 +77,7 @@ def run(
 
 
 def _accuracy(
-    bench: Bench, name: str, worker: Capped, cases: list[corpus.Case], cap: float, p: Any
+    bench: Bench, name: str, worker: Capped, cases: list[Case], cap: float, p: Any
 ) -> None:
     task = p.add_task(f"accuracy {name}", total=len(cases)) if p else None
     kinds: dict[str, Counter[str]] = defaultdict(Counter)

@@ -10,17 +10,10 @@ from __future__ import annotations
 
 import random
 
-from .corpus import (
-    Edit,
-    change_token,
-    good_block,
-    haystack,
-    load,
-    loose,
-    names_in,
-    occurrences,
-    typo,
-)
+from .block_lines import good_block, haystack, loose, occurrences
+from .intended_edit import Edit, change_token, names_in
+from .noise import typo
+from .sources import load
 
 SIZES = (1_000, 10_000, 100_000)
 BLOCK = 20
