@@ -12,8 +12,8 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
-from applydiff.compat import COMPATS, SPECS, TOOLS, diff_fence, head_tail
-from applydiff.tools import ToolLayer, describe, tool_definitions, tool_keys
+from applydiff.compat import COMPATS, TOOLS, diff_fence, head_tail
+from applydiff.tools import SPECS, ToolLayer, describe, tool_definitions, tool_keys
 
 APP = "def run():\n    return 1\n\n\ndef other():\n    return 2\n"
 

@@ -1,0 +1,49 @@
+"""Tools for models: their definitions, the profiles by model size, and the layer running calls.
+
+- :mod:`.catalogue`: every tool's name, description and schema; :func:`tool_definitions`
+  gives the tools of a ``diff_mode`` (or a drop-in dialect) the OpenAI, Anthropic or MCP way.
+- :mod:`.profiles`: the diff modes, and :func:`profile_for` / :func:`mode_for` picking one by
+  model size (``qwen2.5-coder:1.5b`` -> ``nano`` -> ``diff_block``).
+- :mod:`.layer`: :class:`ToolLayer` runs calls (``handle_tool_call(name, arguments) ->
+  ToolResult``) through a table of handlers: read_file, status and edits from
+  :mod:`.base_layer`, the filesystem dialect's from :mod:`.filesystem_dialect`, the text
+  editor's from :mod:`.text_editor`.
+"""
+
+from __future__ import annotations
+
+from .base_layer import READ_LIMIT, ToolResult
+from .catalogue import (
+    DIALECTS,
+    EDIT_TOOLS,
+    SPECS,
+    TEXT_EDITOR,
+    describe,
+    object_schema,
+    tool_definitions,
+    tool_keys,
+    tool_names,
+)
+from .layer import ToolLayer
+from .profiles import DEFAULT_MODE, MODES, PROFILES, mode_for, parameters_b, profile_for
+
+__all__ = [
+    "DEFAULT_MODE",
+    "DIALECTS",
+    "EDIT_TOOLS",
+    "MODES",
+    "PROFILES",
+    "READ_LIMIT",
+    "SPECS",
+    "TEXT_EDITOR",
+    "ToolLayer",
+    "ToolResult",
+    "describe",
+    "mode_for",
+    "object_schema",
+    "parameters_b",
+    "profile_for",
+    "tool_definitions",
+    "tool_keys",
+    "tool_names",
+]
