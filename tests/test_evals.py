@@ -4,18 +4,17 @@ report, and the offline replay of its transcripts."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from applydiff import Replace, Write, parse
 from applydiff.cli import main
 from applydiff.evals import run as eval_run
-from applydiff.evals.tasks import load_suite
+from applydiff.evals.tasks import default_suite, load_suite
 from applydiff.llm import ChatClient
 from fake_model import FakeModel, text_answer, tool_answer
 
-SUITE = Path(__file__).resolve().parent.parent / "benchmarks" / "model_tasks"
+SUITE = default_suite()
 TASKS = load_suite(SUITE)
 ANSWERS = {t.name: (SUITE / t.name / "answer.md").read_text(encoding="utf-8") for t in TASKS}
 

@@ -1,4 +1,4 @@
-"""The model task suite (benchmarks/model_tasks): every task is well formed, its reference
+"""The model task suite (src/applydiff/evals/suite): every task is well formed, its reference
 answer applies with applydiff to exactly the expected tree, and its checker tells a correct
 tree from a wrong or broken one without raising."""
 
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from applydiff import Workspace
+from applydiff.evals.tasks import default_suite
 
-ROOT = Path(__file__).resolve().parent.parent
-SUITE = ROOT / "benchmarks" / "model_tasks"
+SUITE = default_suite()
 TASKS = sorted(p for p in SUITE.iterdir() if p.is_dir() and (p / "task.json").is_file())
 IDS = [t.name for t in TASKS]
 REQUIRED = {

@@ -102,7 +102,8 @@ def run_one(
     transcript = Transcript(model, mode, task.name, run)
     with tempfile.TemporaryDirectory(prefix="applydiff-eval-") as tmp:
         root = Path(tmp) / "tree"
-        shutil.copytree(task.before, root)
+        # An installed suite may hold byte code compiled at install time: not the task's.
+        shutil.copytree(task.before, root, ignore=shutil.ignore_patterns("__pycache__"))
         loop = EditLoop(root, client, mode=mode, max_exchanges=max_exchanges)
         try:
             result = loop.run(task.prompt)

@@ -3,10 +3,14 @@
 ``<suite>/<task>/task.json`` (``prompt``, ``description``), ``before/`` (the tree the model
 starts from), ``check.py`` (``check(root) -> list[str]``: the problems left, none when the
 task is done) and, for the suite's own tests, ``expected/`` and ``answer.md``.
+
+applydiff ships a suite as package data (``applydiff/evals/suite``, ``default_suite()``), so
+``applydiff eval-models`` runs from an installed wheel; ``--suite DIR`` names another.
 """
 
 from __future__ import annotations
 
+import importlib.resources
 import importlib.util
 import json
 from collections.abc import Callable
@@ -15,7 +19,7 @@ from pathlib import Path
 
 Checker = Callable[[Path], list[str]]
 
-SUITE_DIR = Path("benchmarks") / "model_tasks"
+SUITE_PACKAGE, SUITE_DIR = "applydiff.evals", "suite"  # where the shipped suite is
 
 
 @dataclass(frozen=True)
@@ -36,21 +40,30 @@ class Task:
 
 
 def default_suite() -> Path:
-    """The suite in the current directory's checkout, else beside the package (editable
-    installs); raises ``FileNotFoundError`` when neither has one."""
-    for base in (Path.cwd(), Path(__file__).resolve().parents[3]):
-        if (base / SUITE_DIR).is_dir():
-            return base / SUITE_DIR
-    raise FileNotFoundError(
-        f"no task suite found ({SUITE_DIR} in the current directory or the applydiff "
-        "checkout); pass --suite DIR"
-    )
+    """The suite shipped in the package; raises ``FileNotFoundError`` when the package is not
+    on the file system (imported from a zip), where the checkers cannot be loaded by path."""
+    suite = importlib.resources.files(SUITE_PACKAGE) / SUITE_DIR
+    if not isinstance(suite, Path) or not suite.is_dir():
+        raise FileNotFoundError(
+            f"the task suite shipped with applydiff is not a directory ({suite}); pass --suite DIR"
+        )
+    return suite
+
+
+def task_dirs(suite: Path) -> dict[str, Path]:
+    """The tasks of ``suite`` by name (its directories with a task.json), sorted."""
+    return {d.name: d for d in sorted(suite.iterdir()) if (d / "task.json").is_file()}
+
+
+def shipped_task_names() -> list[str]:
+    """The names of the tasks in the suite shipped with applydiff, sorted."""
+    return list(task_dirs(default_suite()))
 
 
 def load_suite(suite: Path, names: list[str] | None = None) -> list[Task]:
     """The tasks of ``suite`` (all, or ``names`` in that order); ``ValueError`` names an
     unknown or broken task."""
-    found = {d.name: d for d in sorted(suite.iterdir()) if (d / "task.json").is_file()}
+    found = task_dirs(suite)
     if not found:
         raise ValueError(f"{suite} holds no task (directories with a task.json)")
     chosen = names or sorted(found)
