@@ -46,7 +46,7 @@ def test_sequential_edits_see_earlier_results_across_files():
         (0, "replace", "exact", 1, 1),
         (1, "replace", "exact", 1, 1),
         (2, "replace", "exact", 5, 5),
-        (3, "move", "move", None, None),
+        (3, "move", None, None, None),
         (4, "replace", "exact", 3, 3),
     ]
 

@@ -944,7 +944,7 @@ def test_lazy_edits_apply_in_order_within_one_response():
     assert cs.ok
     assert cs.texts() == {"n.py": "a = 1\na2 = 15\nb = 2\nc = 3\n"}
     assert [(r.kind, r.tier, r.start_line, r.end_line) for r in cs.reports] == [
-        ("lazy", "create", 1, 2),
+        ("create", None, 1, 2),
         ("lazy", "lazy", 1, 2),
         ("lazy", "lazy", 3, 3),
     ]

@@ -80,11 +80,11 @@ def test_overlapping_local_change_is_a_conflict_and_nothing_is_written(root):
 def test_base_order_pending_then_snapshot_then_disk(root):
     ws = Workspace(root, session=True)
     # disk: no snapshot, no pending
-    assert ws._base("app.py").kind == "disk"
+    assert ws.read_base("app.py").kind == "disk"
     ws.read("app.py", remember=True)
-    assert ws._base("app.py").kind == "snapshot"
+    assert ws.read_base("app.py").kind == "snapshot"
     ws.apply([Replace("app.py", "return 1", "return 10")], review=True)
-    base = ws._base("app.py")
+    base = ws.read_base("app.py")
     assert (base.kind, base.base, base.merge_base) == (
         "pending",
         APP.replace("return 1", "return 10"),

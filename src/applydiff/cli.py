@@ -10,9 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .text import line_texts
+
+if TYPE_CHECKING:  # loaded when a command needs them, so that --help stays fast
+    from rich.console import Console
+
+    from .llm import ChatClient
+    from .results import Result
+    from .workspace import Workspace
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
 
@@ -211,12 +219,14 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def open_workspace(args: argparse.Namespace, *, store: bool = True, optional: bool = False) -> Any:
+def open_workspace(
+    args: argparse.Namespace, *, store: bool = True, optional: bool = False
+) -> Workspace:
     """The root as a person at a terminal works on it: edits go against the disk (or, in
     review mode, the outputs pending review), and every commit is recorded for ``undo``.
     Without ``store`` (a preview) the session store is used only if the root has one. With
     ``optional`` (a plain apply), a store that cannot be opened is a warning, not an error:
-    the edit goes ahead, unrecorded."""
+    the edit goes ahead, unrecorded (the workspace says so in each result)."""
     from pathlib import Path
 
     from .errors import EditError
@@ -229,14 +239,13 @@ def open_workspace(args: argparse.Namespace, *, store: bool = True, optional: bo
         raise UsageError(f"--threshold must be in (0, 1], not {threshold}")
     try:
         session = store or (Path(args.root) / STATE_DIR / "session.db").is_file()
-        try:
-            return Workspace(args.root, threshold=threshold, session=session, model_view=False)
-        except SessionError as e:
-            if not optional:
-                raise
-            ws = Workspace(args.root, threshold=threshold)
-            ws.store_warning = f"{e}; this change is not recorded for undo"
-            return ws
+        return Workspace(
+            args.root,
+            threshold=threshold,
+            session=session,
+            store_optional=optional,
+            model_view=False,
+        )
     except (EditError, SessionError) as e:
         raise UsageError(getattr(e, "message", str(e))) from None
     except OSError as e:  # the state directory (.applydiff) cannot be made or read
@@ -253,10 +262,12 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if args.review:
         result = ws.apply(text, review=True, dry_run=args.dry_run, format=args.format)
         return report_review(result, args)
-    return finish(ws, ws.apply(text, dry_run=True, format=args.format), args)
+    # A response read from stdin leaves no stdin to answer a confirmation on.
+    preview = ws.apply(text, dry_run=True, format=args.format)
+    return finish(ws, preview, args, ask=args.file != "-")
 
 
-def report_review(result: Any, args: argparse.Namespace) -> int:
+def report_review(result: Result, args: argparse.Namespace) -> int:
     """Output of a review-mode apply: the diffs, and that the outputs wait for a decision."""
     out = None if args.json else console()
     if out is not None:
@@ -304,8 +315,8 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     else:
         out = console()
         for f in result.files:
-            extra = f" ({len(f['conflicts'])} conflict(s))" if f.get("conflicts") else ""
-            out.print(f"{f['action']}: {f['path']}{extra}", markup=False, highlight=False)
+            extra = f" ({len(f.conflicts)} conflict(s))" if f.conflicts else ""
+            out.print(f"{f.action}: {f.path}{extra}", markup=False, highlight=False)
         show_errors(out, result)
         show_warnings(out, result)
         if not result.files and result.ok:
@@ -380,19 +391,18 @@ def cmd_call(args: argparse.Namespace) -> int:
         raise UsageError("--args is nested too deeply to read") from None
     ws = open_workspace(args, store=not args.dry_run, optional=True)
     call = json.dumps({"name": args.tool, "arguments": arguments})
-    args.file = "<call>"  # a person at a terminal is asked before writing
-    return finish(ws, ws.apply(call, dry_run=True, format="tool_calls"), args)
+    return finish(ws, ws.apply(call, dry_run=True, format="tool_calls"), args, ask=True)
 
 
-def finish(ws: Any, result: Any, args: argparse.Namespace) -> int:
-    """Show the planned change, confirm when a person is at the terminal, then commit."""
-    if getattr(ws, "store_warning", None):
-        result.warnings.append(ws.store_warning)
+def finish(ws: Workspace, result: Result, args: argparse.Namespace, *, ask: bool) -> int:
+    """Show the planned change, confirm when a person is at the terminal, then commit.
+    ``ask``: whether stdin is free for the answer (a response read from it is not); the
+    person is asked only then, on a terminal, without ``--yes``."""
     out = None if args.json else console()
     if out is not None:
         show(out, result)
     if result.ok and not args.dry_run:
-        if not args.yes and args.file not in (None, "-") and sys.stdin.isatty():
+        if ask and not args.yes and sys.stdin.isatty():
             if out is None:
                 out = console()
             answer = out.input(f"Apply to {len(result.files)} file(s)? [y/N] ")
@@ -413,18 +423,20 @@ def finish(ws: Any, result: Any, args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_REJECTED
 
 
-def show(out: Any, result: Any) -> None:
+def show(out: Console, result: Result) -> None:
     from rich.text import Text
 
     for path, diff in result.diffs():
-        action = next((f for f in result.files if f["path"] == path), None)
+        action = next((f for f in result.files if f.path == path), None)
         label = (
-            f" ({action['action']}" + (f" to {action['to']}" if "to" in action else "") + ")"
+            f" ({action.action}" + (f" to {action.to}" if action.to is not None else "") + ")"
             if action
             else ""
         )
         out.print(Text(f"{path}{label}", style="bold"))
-        for line in diff.splitlines():
+        # The diff's lines as its own newlines end them (a form feed or U+2028 in a line
+        # is the line's).
+        for line in line_texts(diff, cr=False):
             style = (
                 "bold"
                 if line.startswith(("+++", "---"))
@@ -437,38 +449,36 @@ def show(out: Any, result: Any) -> None:
                 else ""
             )
             out.print(Text(line, style=style), soft_wrap=True)
-    for e in result.edits:
-        lines = f" lines {e['start_line']}-{e['end_line']}" if e["start_line"] else ""
-        out.print(
-            Text(f"edit {e['index']}: {e['path']}{lines}: {e['tier']} ({e['confidence']:.2f})")
-        )
+    for r in result.edits:
+        lines = f" lines {r.start_line}-{r.end_line}" if r.start_line else ""
+        out.print(Text(f"edit {r.index}: {r.path}{lines}: {r.label} ({r.confidence:.2f})"))
     show_errors(out, result)
 
 
-def show_errors(out: Any, result: Any) -> None:
+def show_errors(out: Console, result: Result) -> None:
     from rich.text import Text
 
     for e in result.errors:
         where = " ".join(
             x
             for x in (
-                e.get("path") or "",
-                f"(edit {e['index']})" if e.get("index") is not None else "",
+                e.path or "",
+                f"(edit {e.index})" if e.index is not None else "",
             )
             if x
         )
-        line = Text(f"{e['code']}", style="bold red")
+        line = Text(f"{e.code}", style="bold red")
         line.append(f" {where}: " if where else ": ")
-        line.append(e["message"])
+        line.append(e.message)
         out.print(line)
 
 
-def show_warnings(out: Any, result: Any) -> None:
+def show_warnings(out: Console, result: Result) -> None:
     for w in result.warnings:
         out.print(f"warning: {w}", markup=False, highlight=False)
 
 
-def console() -> Any:
+def console() -> Console:
     """Human output on stderr: styled on a terminal, plain otherwise or when NO_COLOR is set."""
     import os
 
@@ -512,7 +522,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _client(args: argparse.Namespace, model: str) -> Any:
+def _client(args: argparse.Namespace, model: str) -> ChatClient:
     from .llm import ChatClient
 
     try:

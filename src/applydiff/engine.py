@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -60,27 +60,43 @@ class FileChange:
         return "deleted" if self.after is None else "modified"
 
 
+# What an op did (EditReport.kind). The first three changed lines a tier located (``tier``
+# names it); the others located nothing (``tier`` is None).
+LOCATED_KINDS = ("replace", "anchored", "lazy")
+KINDS = (*LOCATED_KINDS, "append", "create", "write", "delete", "move", "copy", "mode")
+
+
+# Read by key too (a Mapping over to_dict): Result.edits holds these, and its readers index
+# an edit as the JSON object it is printed as.
 @dataclass(frozen=True)
-class EditReport:
-    """How one op was applied: the tier that located it, its confidence, its 1-based lines in
-    the text it was applied to, and how many places it changed."""
+class EditReport(Mapping[str, Any]):
+    """How one op was applied: what it did (``kind``, one of :data:`KINDS`), the tier that
+    located it (None when none did: a whole-file write, a move, lines added at the end), its
+    confidence, its 1-based lines in the text it was applied to, and how many places it
+    changed."""
 
     index: int
     path: str
     kind: str
-    tier: str
+    tier: str | None
     confidence: float
     start_line: int | None = None
     end_line: int | None = None
     matches: int = 1
     notes: tuple[str, ...] = ()  # slips of the model's text read on the way (parser's words)
 
+    @property
+    def label(self) -> str:
+        """The ``"tier"`` of the JSON: the tier, or what the op did when no tier located it.
+        That key has always said "write", "create", "move", ... for those: a JSON contract."""
+        return self.kind if self.tier is None else self.tier
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "index": self.index,
             "path": self.path,
             "kind": self.kind,
-            "tier": self.tier,
+            "tier": self.label,
             "confidence": self.confidence,
             "start_line": self.start_line,
             "end_line": self.end_line,
@@ -89,6 +105,15 @@ class EditReport:
         if self.notes:
             out["notes"] = list(self.notes)
         return out
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
 
 
 @dataclass(frozen=True)
@@ -249,7 +274,7 @@ class _Run:
             self.existing(op, path, "delete")
             self.state[path] = None
             self.modes.pop(path, None)
-            return EditReport(index, path, "delete", "delete", 1.0)
+            return EditReport(index, path, "delete", None, 1.0)
         if isinstance(op, Move):
             return self.move(index, op, path)
         raise TypeError(f"not an edit op: {op!r}")
@@ -271,13 +296,13 @@ class _Run:
                 content = content.replace(LF, eol)
         self.state[path] = content
         lines = count_lines(content)
-        return EditReport(index, path, "write", "write", 1.0, 1, max(lines, 1))
+        return EditReport(index, path, "write", None, 1.0, 1, max(lines, 1))
 
     def replace(self, index: int, op: Replace, path: str) -> EditReport:
         current = self.read(path)
         if current is None and not op.old:
             self.state[path] = op.new
-            return EditReport(index, path, "replace", "create", 1.0, 1, 1)
+            return EditReport(index, path, "create", None, 1.0, 1, 1)
         text = self.existing(op, path, "edit")
         if op.old == op.new and not op.alternatives and not op.literal:
             raise NoChange(
@@ -356,9 +381,7 @@ class _Run:
         self.state[path] = new_text
         first = region.count_lines(body) + 1
         self.last_end[path] = region.count_lines(new_text)
-        return EditReport(
-            index, path, "replace", "append", 1.0, first, max(first, self.last_end[path])
-        )
+        return EditReport(index, path, "append", None, 1.0, first, max(first, self.last_end[path]))
 
     def one_reading(
         self,
@@ -440,7 +463,7 @@ class _Run:
                     "whole file to create it"
                 )
             self.state[path] = op.snippet
-            return EditReport(index, path, "lazy", "create", 1.0, 1, max(1, op.snippet.count("\n")))
+            return EditReport(index, path, "create", None, 1.0, 1, max(1, op.snippet.count("\n")))
         text = self.existing(op, path, "edit")
         new_text, result = merge_snippet(text, op.snippet)
         report = EditReport(
@@ -472,9 +495,9 @@ class _Run:
             self.copies[dest] = self.copies.get(path, moved)  # where its bytes were read
             if path in self.modes:
                 self.modes[dest] = self.modes[path]
-            return EditReport(index, path, "copy", "copy", 1.0)
+            return EditReport(index, path, "copy", None, 1.0)
         if dest == path:  # a move onto itself changes nothing (but maybe the mode)
-            return EditReport(index, path, "move", "move" if op.executable is None else "mode", 1.0)
+            return EditReport(index, path, "move" if op.executable is None else "mode", None, 1.0)
         self.read(dest)  # remember what was there (a move may overwrite it)
         self.shifts[dest] = self.shifts.pop(path, [])
         self.state[dest] = text
@@ -487,7 +510,7 @@ class _Run:
         self.moves.pop(source, None)
         if source != dest:
             self.moves[source] = dest
-        return EditReport(index, path, "move", "move", 1.0)
+        return EditReport(index, path, "move", None, 1.0)
 
     def result(self) -> Changeset:
         if self.errors:
@@ -519,7 +542,7 @@ def _unchanged(path: str, report: EditReport) -> NoReturn:
 
 def _report(index: int, path: str, kind: str, matches: list[Match], offset: int = 0) -> EditReport:
     if not matches:  # an empty search text filled an empty file
-        return EditReport(index, path, kind, "create", 1.0, 1, 1)
+        return EditReport(index, path, "create", None, 1.0, 1, 1)
     first, last = matches[0], matches[-1]
     return EditReport(
         index,

@@ -7,13 +7,16 @@
 - :func:`session_context` is the ``[SESSION CONTEXT]`` block: files modified so far (patches,
   share changed), the caller's guidance, health (errors, ambiguous matches, exchange k/max)
   and advice (send the whole file; re-read a file that keeps failing).
+
+Both read the tree through the store's public API (:class:`~applydiff.store.Store`: the base
+an edit is matched against, the disk).
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import (
     AMBIGUOUS,
@@ -34,8 +37,10 @@ from .ir import KIND, Anchored, Lazy, Op, Replace
 from .text import file_id, line_texts
 
 if TYPE_CHECKING:
+    from .problems import Problem
+    from .results import Result
     from .session import Session
-    from .workspace import Result, Workspace
+    from .store import Store
 
 # What to do next, per error code (the error's own message says what happened).
 NEXT = {
@@ -77,7 +82,7 @@ REREAD_AFTER_FAILURES = 3
 
 def report(
     result: Result,
-    ws: Workspace | None = None,
+    ws: Store | None = None,
     ops: Sequence[Op] | None = None,
     *,
     review: bool | None = None,
@@ -110,19 +115,17 @@ def report(
     return "\n".join(lines)
 
 
-def _applied(result: Result, ws: Workspace | None) -> str:
+def _applied(result: Result, ws: Store | None) -> str:
     verb = "Kept for review" if result.review else "Would apply" if result.dry_run else "Applied"
     out = [f"{verb}: {len(result.files)} file(s), {len(result.edits)} edit(s)."]
     for f in result.files:
-        extra = f" -> {f['to']}" if "to" in f else ""
-        out.append(f"- {f['path']}{extra}: {f['action']}")
-    for e in result.edits:
-        where = f" lines {e['start_line']}-{e['end_line']}" if e["start_line"] else ""
+        extra = f" -> {f.to}" if f.to is not None else ""
+        out.append(f"- {f.path}{extra}: {f.action}")
+    for r in result.edits:
+        where = f" lines {r.start_line}-{r.end_line}" if r.start_line else ""
         out.append(
-            f"  edit {e['index'] + 1} on {e['path']}{where}: {e['tier']} "
-            f"(confidence {e['confidence']:.2f})"
+            f"  edit {r.index + 1} on {r.path}{where}: {r.label} (confidence {r.confidence:.2f})"
         )
-        out.extend(f"    read as meant: {note}" for note in e.get("notes", ()))
     ids = []
     for path, _, after in result.changes:
         if after is not None:
@@ -132,8 +135,8 @@ def _applied(result: Result, ws: Workspace | None) -> str:
     return "\n".join(out)
 
 
-def _failure(e: dict[str, Any], ops: Sequence[Op] | None) -> list[str]:
-    index: int | None = e.get("index")
+def _failure(e: Problem, ops: Sequence[Op] | None) -> list[str]:
+    index = e.index
     op = ops[index] if ops is not None and index is not None and index < len(ops) else None
     if index is None:
         what = "the response"
@@ -141,10 +144,10 @@ def _failure(e: dict[str, Any], ops: Sequence[Op] | None) -> list[str]:
         what = f"edit {index + 1} ({KIND[type(op)]} on {op.path})"
     else:
         what = f"edit {index + 1}"
-    if op is None and e.get("path"):
-        what += f" on {e['path']}"
-    out = [f"- {what}: {e['code']}: {e['message']}"]
-    closest = e.get("closest") or []
+    if op is None and e.path:
+        what += f" on {e.path}"
+    out = [f"- {what}: {e.code}: {e.message}"]
+    closest = e.facts.get("closest") or []
     search = _search_text(op)
     for r in closest[:3]:
         out.append(
@@ -166,21 +169,22 @@ def _failure(e: dict[str, Any], ops: Sequence[Op] | None) -> list[str]:
             out += ["    " + x for x in diff[:24]]
             if len(diff) > 24:
                 out.append(f"    ... ({len(diff) - 24} more diff lines)")
-    if e["code"] == AMBIGUOUS and e.get("lines"):
-        out.append(f"  matches at lines {', '.join(map(str, e['lines'][:20]))}")
-    if e["code"] == FILE_ID_MISMATCH and e.get("actual"):
-        out.append(f"  the current file_id is {e['actual']}")
-    if e["code"] == FORMAT_INVALID and e.get("line"):
-        out.append(f"  at line {e['line']} of your response; expected {e.get('expected')}")
-    if e.get("pending_review"):
+    facts = e.facts
+    if e.code == AMBIGUOUS and facts.get("lines"):
+        out.append(f"  matches at lines {', '.join(map(str, facts['lines'][:20]))}")
+    if e.code == FILE_ID_MISMATCH and facts.get("actual"):
+        out.append(f"  the current file_id is {facts['actual']}")
+    if e.code == FORMAT_INVALID and facts.get("line"):
+        out.append(f"  at line {facts['line']} of your response; expected {facts.get('expected')}")
+    if facts.get("pending_review"):
         out.append(
             "  what to do: leave this file until a person accepts, merges or discards the "
             "output waiting for review; edit other files meanwhile"
         )
-    elif isinstance(op, Lazy) and e["code"] in (NO_MATCH, AMBIGUOUS):
+    elif isinstance(op, Lazy) and e.code in (NO_MATCH, AMBIGUOUS):
         out.append(f"  what to do: {LAZY_NEXT}")
     else:
-        out.append(f"  what to do: {NEXT.get(e['code'], 'fix the edit and send it again')}")
+        out.append(f"  what to do: {NEXT.get(e.code, 'fix the edit and send it again')}")
     return out
 
 
@@ -192,19 +196,19 @@ def _search_text(op: Op | None) -> str | None:
     return None
 
 
-def _bases(result: Result, ws: Workspace | None, review: bool | None) -> list[str]:
+def _bases(result: Result, ws: Store | None, review: bool | None) -> list[str]:
     """``@file`` blocks for the files of failed edits (those that exist)."""
     if ws is None:
         return []
     focus: dict[str, list[int]] = {}
     for e in result.errors:
-        path = e.get("path")
-        if not path or e["code"] in (PATH_DENIED, BINARY_FILE, TOO_LARGE):
+        path = e.path
+        if not path or e.code in (PATH_DENIED, BINARY_FILE, TOO_LARGE):
             continue
         lines = focus.setdefault(path, [])
-        for r in e.get("closest") or []:
+        for r in e.facts.get("closest") or []:
             lines += [r["start_line"], r["end_line"]]
-        lines += e.get("lines") or []
+        lines += e.facts.get("lines") or []
     out: list[str] = []
     for path, lines in focus.items():
         block = writable_base(ws, path, lines, review=review)
@@ -214,13 +218,13 @@ def _bases(result: Result, ws: Workspace | None, review: bool | None) -> list[st
 
 
 def writable_base(
-    ws: Workspace, path: str, around: Sequence[int] = (), *, review: bool | None = None
+    ws: Store, path: str, around: Sequence[int] = (), *, review: bool | None = None
 ) -> str | None:
     """``@file PATH mode=rw status=original|pending_output file_id=ID`` and the numbered lines
     the model's next edit is matched against (an excerpt around ``around`` for big files)."""
     try:
         key = ws.key(path)
-        read = ws._base(key, review)
+        read = ws.read_base(key, review)
     except Exception:  # an unreadable file has no base to show; its error says why
         return None
     text = read.base
@@ -266,7 +270,7 @@ def numbered(
 
 def session_context(
     session: Session,
-    ws: Workspace | None = None,
+    ws: Store | None = None,
     *,
     guidance: str | None = None,
     max_exchanges: int | None = None,
@@ -317,7 +321,7 @@ def session_context(
     return "\n".join(out)
 
 
-def _current(session: Session, ws: Workspace | None, path: str) -> str | None:
+def _current(session: Session, ws: Store | None, path: str) -> str | None:
     p = session.pending(path)
     if p is not None:
         return p.output
@@ -325,7 +329,7 @@ def _current(session: Session, ws: Workspace | None, path: str) -> str | None:
     if snap is not None or ws is None:
         return snap
     try:
-        return ws._disk(path).text
+        return ws.read_disk(path).text
     except Exception:  # gone or unreadable: nothing to compare
         return None
 

@@ -16,36 +16,36 @@ what the output was made from, ours = the disk, theirs = the output; conflicts w
 markers and reported). Undo restores the files of the last commit, whichever command made it
 (or one file, as it was before the last commit that changed it); undoing an accept puts the
 outputs back pending.
+
+The commands work on a :class:`~applydiff.store.Store` through its public API (reads, the
+root's lock, commits with their history, best-effort bookkeeping);
+:class:`~applydiff.workspace.Workspace` offers them as its methods.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import commit as commit_mod
 from .errors import CONFLICT, ENCODING, IO_ERROR, EditError
 from .merge3 import merge3
+from .problems import Problem
+from .results import FileOutcome, Result
 from .session import CommitFile, Pending, Session
+from .store import FileRead, Store, history_entry
 from .text import UTF8, decode, encode, file_id
 
-if TYPE_CHECKING:
-    from .workspace import Result, Workspace, _Read
 
-
-def _error(code: str, path: str | None, message: str) -> dict[str, Any]:
-    return {"code": code, "index": None, "path": path, "message": message}
-
-
-def _session(ws: Workspace) -> Session:
+def _session(ws: Store) -> Session:
     if ws.session is None:
         raise ValueError("review needs a session: Workspace(root, session=True)")
     return ws.session
 
 
-def _disk(ws: Workspace, path: str) -> _Read | None:
+def _disk(ws: Store, path: str) -> FileRead | None:
     try:
-        return ws._disk(path)
+        return ws.read_disk(path)
     except EditError:
         return None
 
@@ -62,7 +62,7 @@ def _status(p: Pending | None, disk: str | None, snapshot: str | None) -> str:
     return ""
 
 
-def status(ws: Workspace) -> list[dict[str, Any]]:
+def status(ws: Store) -> list[dict[str, Any]]:
     """``[{path, status, file_id, pending_file_id?}]`` for every file with a snapshot or a
     pending output."""
     s = _session(ws)
@@ -83,7 +83,7 @@ def status(ws: Workspace) -> list[dict[str, Any]]:
     return out
 
 
-def _selected(s: Session, ws: Workspace, paths: Sequence[str] | None) -> list[Pending]:
+def _selected(s: Session, ws: Store, paths: Sequence[str] | None) -> list[Pending]:
     if not paths:
         return s.pendings()
     keys = {ws.key(p) for p in paths}
@@ -92,12 +92,10 @@ def _selected(s: Session, ws: Workspace, paths: Sequence[str] | None) -> list[Pe
 
 def _result(
     ok: bool,
-    files: list[dict[str, Any]],
-    errors: list[dict[str, Any]],
+    files: list[FileOutcome],
+    errors: list[Problem],
     warnings: list[str] | None = None,
 ) -> Result:
-    from .workspace import Result
-
     return Result(
         ok,
         False,
@@ -109,17 +107,15 @@ def _result(
 
 
 def _commit(
-    ws: Workspace, kind: str, writes: list[tuple[str, str | None]], warnings: list[str]
-) -> dict[str, Any] | None:
+    ws: Store, kind: str, writes: list[tuple[str, str | None]], warnings: list[str]
+) -> Problem | None:
     """Write ``(path, text or None to delete)`` atomically, recorded for undo."""
-    from .workspace import _history
-
     targets, history = [], []
     for path, text in writes:
         try:
-            read = ws._disk(path)
+            read = ws.read_disk(path)
         except EditError as e:
-            return _error(e.code, path, f"{e.message}; nothing was written")
+            return Problem(e.code, f"{e.message}; nothing was written", path=path)
         if text is None:
             target = commit_mod.Target(read.real, None, None)
         else:
@@ -128,53 +124,55 @@ def _commit(
                 target = commit_mod.Target(read.real, encode(text, enc), read.mode)
             except UnicodeEncodeError as e:
                 bad = text[e.start : e.end]
-                return _error(
+                return Problem(
                     ENCODING,
-                    path,
                     f"{path} is stored as {enc.label()}, which cannot hold {bad!r}; "
                     "nothing was written",
+                    path=path,
                 )
         targets.append(target)
-        history.append(_history(path, read, target))
-    return ws._write(targets, kind, history, warnings)
+        history.append(history_entry(path, read, target))
+    return ws.commit_targets(targets, kind, history, warnings)
 
 
-def accept(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
+def accept(ws: Store, paths: Sequence[str] | None = None) -> Result:
     """Write the pending outputs (all, or those of ``paths``) to disk, together. A file whose
     disk changed since the output's base (``~M``) is refused: merge it instead."""
     s = _session(ws)
     chosen = _selected(s, ws, paths)
-    errors, writes, files = [], [], []
+    errors: list[Problem] = []
+    writes: list[tuple[str, str | None]] = []
+    files: list[FileOutcome] = []
     for p in chosen:
         try:
-            read = ws._disk(p.path)
+            read = ws.read_disk(p.path)
         except EditError as e:
-            errors.append(_error(e.code, p.path, e.message))
+            errors.append(Problem(e.code, e.message, path=p.path))
             continue
         if _status(p, read.text, s.snapshot(p.path)) == "~M":
             errors.append(
-                _error(
+                Problem(
                     CONFLICT,
-                    p.path,
                     f"{p.path} changed on disk since the model's output was made; accepting "
                     "would overwrite that change. Merge it (applydiff merge) or discard the "
                     "output",
+                    path=p.path,
                 )
             )
             continue
         writes.append((p.path, p.output))
-        files.append({"path": p.path, "action": _action(p)})
+        files.append(FileOutcome(p.path, _action(p)))
     if errors:
         return _result(False, [], errors)
     warnings: list[str] = []
     error = _commit(ws, "accept", writes, warnings)
     if error is not None:
         return _result(False, [], [error])
-    ws._best_effort(warnings, "the accepted outputs", _settle, ws, s, writes)
+    ws.record_or_warn(warnings, "the accepted outputs", _settle, ws, s, writes)
     return _result(True, files, [], warnings)
 
 
-def _settle(ws: Workspace, s: Session, writes: list[tuple[str, str | None]]) -> None:
+def _settle(ws: Store, s: Session, writes: list[tuple[str, str | None]]) -> None:
     """After writing ``writes``: nothing is pending for them, and the model (when the session
     keeps its view) knows their texts."""
     for path, text in writes:
@@ -193,33 +191,33 @@ def _action(p: Pending) -> str:
     return "added" if p.base is None else "modified"
 
 
-def discard(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
+def discard(ws: Store, paths: Sequence[str] | None = None) -> Result:
     """Drop the pending outputs (all, or those of ``paths``); the disk is not touched."""
     s = _session(ws)
     chosen = _selected(s, ws, paths)
     for p in chosen:
         s.drop_pending(p.path)
-    return _result(True, [{"path": p.path, "action": "discarded"} for p in chosen], [])
+    return _result(True, [FileOutcome(p.path, "discarded") for p in chosen], [])
 
 
-def merge_pending(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
+def merge_pending(ws: Store, paths: Sequence[str] | None = None) -> Result:
     """Three-way merge each pending output into the file on disk: base = the text the output
     was made from, ours = the disk, theirs = the output. Clean merges and conflicts are both
     written (conflicts with marker lines) and reported per file."""
     s = _session(ws)
     chosen = _selected(s, ws, paths)
     writes: list[tuple[str, str | None]] = []
-    files: list[dict[str, Any]] = []
-    conflicts: list[dict[str, Any]] = []
+    files: list[FileOutcome] = []
+    conflicts: list[Problem] = []
     for p in chosen:
         read = _disk(ws, p.path)
         disk = None if read is None else read.text
         if p.output is None:
             if disk == p.base:
                 writes.append((p.path, None))
-                files.append({"path": p.path, "action": "deleted", "conflicts": []})
+                files.append(FileOutcome(p.path, "deleted", conflicts=[]))
             else:
-                files.append({"path": p.path, "action": "kept", "conflicts": []})
+                files.append(FileOutcome(p.path, "kept", conflicts=[]))
                 conflicts.append(
                     _conflict(
                         p.path,
@@ -231,7 +229,7 @@ def merge_pending(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
         merged = merge3(p.base or "", disk or "", p.output)
         writes.append((p.path, merged.text))
         spans = [list(c) for c in merged.conflicts]
-        files.append({"path": p.path, "action": "merged", "conflicts": spans})
+        files.append(FileOutcome(p.path, "merged", conflicts=spans))
         if spans:
             conflicts.append(
                 _conflict(
@@ -247,17 +245,17 @@ def merge_pending(ws: Workspace, paths: Sequence[str] | None = None) -> Result:
         return _result(False, [], [error])
     # _settle drops what was written; a deletion kept because the disk changed stays
     # pending, for a person to discard (or accept over the change).
-    ws._best_effort(warnings, "the merged outputs", _settle, ws, s, writes)
+    ws.record_or_warn(warnings, "the merged outputs", _settle, ws, s, writes)
     result = _result(True, files, [], warnings)
     result.errors = conflicts  # reported; the merge itself was written
     return result
 
 
-def _conflict(path: str, message: str) -> dict[str, Any]:
-    return {"code": CONFLICT, "index": None, "path": path, "message": f"{path}: {message}"}
+def _conflict(path: str, message: str) -> Problem:
+    return Problem(CONFLICT, f"{path}: {message}", path=path)
 
 
-def undo(ws: Workspace, path: str | None = None, *, own: bool = False) -> Result:
+def undo(ws: Store, path: str | None = None, *, own: bool = False) -> Result:
     """Restore the files of the last commit (with ``path``: only that file, and the other
     path of a move, from the last commit that changed it). Refused (``conflict``) if any of
     them changed on disk since, or, for an accept, if a newer output is pending for it; with
@@ -268,8 +266,8 @@ def undo(ws: Workspace, path: str | None = None, *, own: bool = False) -> Result
     last = s.last_commit(key)
     if last is None:
         what = "nothing to undo" if key is None else f"no change to {key} to undo"
-        return _result(False, [], [_error(IO_ERROR, key, what)])
-    if own and last.origin != ws._origin:
+        return _result(False, [], [Problem(IO_ERROR, what, path=key)])
+    if own and last.origin != ws.origin:
         who = (
             "a person (applydiff on the command line)"
             if last.origin is None
@@ -279,11 +277,11 @@ def undo(ws: Workspace, path: str | None = None, *, own: bool = False) -> Result
             False,
             [],
             [
-                _error(
+                Problem(
                     CONFLICT,
-                    key,
                     f"the last change to {key} was made by {who}, not in this conversation; "
                     "undo_edit takes back only your own changes",
+                    path=key,
                 )
             ],
         )
@@ -291,48 +289,50 @@ def undo(ws: Workspace, path: str | None = None, *, own: bool = False) -> Result
     if key is not None:
         keep = {key} | {f.partner for f in last.files if f.path == key and f.partner}
         chosen = [f for f in last.files if f.path in keep]
-    targets, files, errors = [], [], []
+    targets: list[commit_mod.Target] = []
+    files: list[FileOutcome] = []
+    errors: list[Problem] = []
     for f in chosen:
         try:
-            read = ws._disk(f.path)
+            read = ws.read_disk(f.path)
         except EditError as e:
-            errors.append(_error(e.code, f.path, e.message))
+            errors.append(Problem(e.code, e.message, path=f.path))
             continue
         if read.data != f.after:
             errors.append(
-                _error(
+                Problem(
                     CONFLICT,
-                    f.path,
                     f"{f.path} changed since that commit; undo would overwrite the change, so "
                     "nothing was restored",
+                    path=f.path,
                 )
             )
             continue
         if last.kind == "accept" and s.pending(f.path) is not None:
             errors.append(
-                _error(
+                Problem(
                     CONFLICT,
-                    f.path,
                     f"{f.path} has a newer output pending review; undoing the accept would "
                     "replace it, so nothing was restored. Accept, merge or discard it first",
+                    path=f.path,
                 )
             )
             continue
         targets.append(commit_mod.Target(read.real, f.before, f.mode_before))
-        files.append({"path": f.path, "action": "restored" if f.before is not None else "deleted"})
+        files.append(FileOutcome(f.path, "restored" if f.before is not None else "deleted"))
     if errors:
         return _result(False, [], errors)
     warnings: list[str] = []
-    error = ws._write(targets, "undo", [], warnings)
+    error = ws.commit_targets(targets, "undo", [], warnings)
     if error is not None:
         return _result(False, [], [error])
     paths = None if key is None else [f.path for f in chosen]
-    ws._best_effort(warnings, "the undo", _undone, ws, s, last.id, last.kind, chosen, paths)
+    ws.record_or_warn(warnings, "the undo", _undone, ws, s, last.id, last.kind, chosen, paths)
     return _result(True, files, [], warnings)
 
 
 def _undone(
-    ws: Workspace,
+    ws: Store,
     s: Session,
     commit_id: int,
     kind: str,

@@ -1,0 +1,64 @@
+"""Problem: one thing that went wrong in an apply, a commit or a review command, as results
+carry it and the JSON says it (``code``, ``index``, ``path``, ``message``, then the facts of
+the error: ``closest``, ``lines``, ``pending_review``, ...).
+
+Every error a :class:`~applydiff.results.Result` reports is a ``Problem``: an op's failure, a
+parse failure, a conflict found while committing, a refused review command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import EditError
+
+if TYPE_CHECKING:
+    from .engine import OpError
+
+
+# Read by key too (a Mapping over to_dict): callers index a result's errors as the JSON
+# objects they are printed as (``e["code"]``, ``e.get("closest")``). eq=False keeps the
+# Mapping's equality, so a Problem equals the dict it prints as.
+@dataclass(frozen=True, eq=False)
+class Problem(Mapping[str, Any]):
+    """What went wrong: a code of :data:`~applydiff.errors.CODES`, the message, the op's
+    position in the response (None: the response or the command as a whole), the path, and
+    the error's facts (what a caller needs to act)."""
+
+    code: str
+    message: str
+    index: int | None = None
+    path: str | None = None
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, error: EditError, index: int | None = None) -> Problem:
+        """The problem an :class:`EditError` states (its own path)."""
+        return cls(error.code, error.message, index, error.path, error.facts())
+
+    @classmethod
+    def of_op(cls, failed: OpError) -> Problem:
+        """An op that failed: its index and the path it resolved to."""
+        return cls(
+            failed.code, failed.error.message, failed.index, failed.path, failed.error.facts()
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "index": self.index,
+            "path": self.path,
+            "message": self.message,
+            **self.facts,
+        }
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())
