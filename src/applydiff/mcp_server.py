@@ -1,7 +1,7 @@
 """``applydiff serve``: the tool layer as a stdio MCP server (the ``mcp`` SDK, 2.x).
 
-Every tool of the chosen mode (and ``read_file``, ``status``) is registered on an
-``MCPServer`` under the name and with the JSON schema the tool layer defines. A call goes to
+Every tool of the chosen mode (and ``read_file``, ``status``) is handed to the ``MCPServer``
+(its ``tools``) under the name and with the JSON schema the tool layer defines. A call goes to
 ``ToolLayer.handle_tool_call`` behind a lock (the SDK runs synchronous tools in worker
 threads, and a commit must not interleave with another); its feedback text is the result's
 text, the ``Result`` its structured content, and a failed edit is raised as the SDK's
@@ -25,6 +25,7 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types import (
@@ -72,13 +73,9 @@ def build_server(
     """The MCP server for ``root`` and the tool layer behind it; ``compat`` serves that
     dialect's tools (:mod:`applydiff.compat`) in place of the mode's."""
     layer = ToolLayer(root, mode=mode, review=review, compat=compat)
-    server = MCPServer(
-        "applydiff",
-        version=__version__,
-        instructions=tool_rules(layer.ws.root, review=review, compat=compat),
-    )
     lock = threading.Lock()
     keys = tool_keys(layer.mode, text_editor=text_editor, compat=compat)
+    tools: list[Tool] = []
     for key in keys:
         name, description, schema, _ = describe(key)
 
@@ -95,11 +92,16 @@ def build_server(
 
         call.__signature__ = _signature(schema)  # type: ignore[attr-defined]
         call.__name__ = name
-        server.add_tool(call, name=name, description=description, structured_output=False)
+        tool = Tool.from_function(call, name=name, description=description, structured_output=False)
         # The schema the model sees is the tool layer's own (descriptions, nesting, limits).
-        tool = server._tool_manager.get_tool(name)
-        assert tool is not None
         tool.parameters = schema
+        tools.append(tool)
+    server = MCPServer(
+        "applydiff",
+        version=__version__,
+        instructions=tool_rules(layer.ws.root, review=review, compat=compat),
+        tools=tools,
+    )
     return server, layer
 
 
@@ -140,6 +142,9 @@ async def _run_stdio(server: MCPServer) -> None:
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(forward)
+            # The SDK's private API: MCPServer has no public way to run on streams of one's
+            # own (run_stdio_async reads sys.stdin itself), and no public accessor for its
+            # low-level server (mcp 2.3).
             lowlevel = server._lowlevel_server
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
             tg.cancel_scope.cancel()
