@@ -628,3 +628,17 @@ def test_undo_edit_refuses_a_change_a_person_made(layer, tmp_path):
         "line), not in this conversation; undo_edit takes back only your own changes"
     )
     assert (tmp_path / "app.py").read_text() == APP.replace("1", "10").replace("2", "20")
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_a_number_too_long_to_read_is_format_invalid_not_a_crash(tmp_path, batch):
+    layer = ToolLayer(tmp_path)
+    arguments = '{"path": "a.txt", "offset": ' + "9" * 5000 + "}"
+    got = (
+        layer.handle_tool_calls([("read_file", arguments)])[0]
+        if batch
+        else layer.handle_tool_call("read_file", arguments)
+    )
+    assert got.is_error
+    assert got.text == "read_file: the arguments hold a number too long to read"
+    assert got.result["errors"][0]["code"] == "format_invalid"

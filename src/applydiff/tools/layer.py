@@ -114,3 +114,5 @@ def _decode(name: str, arguments: str) -> Any:
         return tool_error(f"{name}: the arguments are not valid JSON ({e.msg})")
     except RecursionError:  # nested past the decoder's depth
         return tool_error(f"{name}: {_TOO_DEEP}")
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        return tool_error(f"{name}: the arguments hold a number too long to read")
