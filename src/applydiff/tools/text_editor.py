@@ -55,7 +55,7 @@ class TextEditor(BaseLayer):
         if not new:
             return tool_error("insert: new_str is empty, so there is nothing to insert")
         key = self.ws.key(path)
-        base = self.ws._base(key, self.review).base
+        base = self.ws.read_base(key, self.review).base
         if base is None:
             return tool_error(f"insert: {path} does not exist; create it first")
         parts = split_lines(base)
