@@ -2,7 +2,9 @@
 
 Ops apply in order and later ops see earlier results, across files. Every op is attempted even
 after one fails, so that every failing op is reported (later ones against the state without
-the failed op's effect); if any failed, no change comes back.
+the failed op's effect); if any failed, no change comes back. Each applied op is reported
+(:class:`EditReport`): what it did (``kind``) and the tier that located it (``tier``, None
+for an op no tier located: a whole-file write, a move, lines added at the end, ...).
 
 >>> from applydiff.engine import apply_ops
 >>> from applydiff.ir import Replace

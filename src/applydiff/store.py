@@ -232,10 +232,6 @@ class Store:
             raise _not_read(key)
         return got
 
-    # A caller outside this package's layering (the tool layer) still names read_base by its
-    # old name: kept until it says read_base.
-    _base = read_base
-
     def show_model(self, key: str, text: str | None) -> None:
         """The model is about to be shown ``key`` as ``text`` (a conflict's feedback): its
         next edits are matched against that."""
