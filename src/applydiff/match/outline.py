@@ -172,6 +172,7 @@ class Outline:
     blocks: list[Block]
     n_lines: int
     balanced: bool  # every opener closed, every closer matched
+    code: frozenset[int] = frozenset()  # lines holding code (not only comments or blanks)
     # line -> the blocks opened on it and still open at its end, outermost first
     _open_at: dict[int, list[Block]] = field(default_factory=dict, repr=False)
 
@@ -224,7 +225,7 @@ def scan(lines: list[str], syntax: Syntax) -> Outline:
         yaml = syntax.name == "yaml"
         blocks = blocks + _indent_blocks(lines, scanner.code_lines, scanner.continued, yaml)
     blocks.sort(key=lambda b: (b.open, b.depth, -b.close))
-    return Outline(blocks, len(lines), balanced)
+    return Outline(blocks, len(lines), balanced, frozenset(scanner.code_lines))
 
 
 _CLOSER = {"}": "{", ")": "(", "]": "["}
@@ -596,3 +597,101 @@ def _indent_blocks(
         _, opened, last = stack.pop()
         out.append(Block(opened, opened, last, len(stack), "indent"))
     return [b for b in out if b.close > last_line[b.open]]
+
+
+# -- headers -------------------------------------------------------------------------------------
+# Words before a definition's kind that do not change which definition it is.
+_MODIFIERS = re.compile(
+    r"^(?:(?:export|default|public|private|protected|internal|static|async|abstract|final|"
+    r"override|virtual|inline|extern|unsafe|sealed|open|data|pub(?:\([\w:]+\))?|const(?=\s+fn)|"
+    r"declare|readonly)\s+)+"
+)
+_KINDS = (
+    r"class|struct|enum|interface|trait|impl|fn|function\*?|def|func|type|module|namespace|"
+    r"object|record|union|protocol|extension|mod|macro_rules!"
+)
+_DEFINITION = re.compile(rf"^(?P<kind>{_KINDS})\b\s*(?P<rest>.*)", re.S)
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_GO_METHOD = re.compile(r"^\(\s*\w*\s*\*?\s*([\w.]+)[^)]*\)\s*(\w+)")
+_DECLARATION = re.compile(r"^(?:const|let|var|val|static)\s+(?:mut\s+)?([A-Za-z_$][\w$]*)")
+_CALL = re.compile(r"^([A-Za-z_$][\w$.]*)\s*\(\s*(?P<arg>'[^']*'|\"[^\"]*\"|`[^`]*`)?")
+# A function or method with its return type before its name (C, C++, Java, C#).
+_TYPED_FUNCTION = re.compile(r"^(?:[\w:<>\[\],.?&*]+\s+)+[*&]*((?:\w+::)*~?[A-Za-z_]\w*)\s*\(")
+# Blocks that are not definitions: they have no name to be told by.
+_CONTROL = re.compile(
+    r"^(?:\}\s*)?(?:if|else|for|foreach|while|do|switch|try|catch|finally|with|elif|except|"
+    r"loop|match|case|default|unless|until|select|when)\b"
+)
+_PROPERTY = re.compile(r"^([A-Za-z_$][\w$]*|'[^']*'|\"[^\"]*\")\s*:")
+_SQL = re.compile(
+    r"^(create|alter)\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?(?:unique\s+)?"
+    r"(table|view|function|procedure|index|trigger|type|schema|sequence|materialized\s+view)"
+    r"\s+(?:if\s+not\s+exists\s+)?([\w.\"]+)",
+    re.I,
+)
+_KEY_ATTRS = re.compile(
+    r"\b(id|class|className|name|key|ref|slot|v-for|v-if|:key|for|href|src|type)\s*=\s*"
+    r"(\"[^\"]*\"|'[^']*'|\{[^}]*\})"
+)
+
+
+def header_text(lines: list[str], block: Block) -> str:
+    """The block's header as one line: from its statement's start to its opener's line,
+    whitespace collapsed."""
+    return " ".join(" ".join(lines[block.start : block.open + 1]).split())
+
+
+def identity(header: str, syntax: Syntax, kind: str = "{") -> str:
+    """What a block is, told by its header: kind and name for a definition (``function
+    handleStdout``, ``class Calculator``, ``impl<T> Trait for Weak<T>``), the selector of a CSS
+    rule, the tag and key attributes of an element, the statement and name of SQL, the
+    callee and first argument of a call taking a block (``describe('parse'``); "" for a
+    control block (``if``, ``for``, ``try``), which no name tells apart. Two blocks of one
+    file with the same identity are the same definition shown twice, or twins."""
+    text = header.strip()
+    if kind.startswith("<"):
+        attrs = " ".join(f"{k}={v}" for k, v in _KEY_ATTRS.findall(text))
+        return f"{kind[:-1]} {attrs}>" if attrs else kind
+    text = re.sub(r"\s*[{:(\[]\s*$", "", text) if syntax.name in ("css", "scss") else text
+    if syntax.name in ("css", "scss"):
+        return " ".join(text.rstrip("{").split())
+    m = _SQL.match(text)
+    if m:
+        return f"{m.group(1).lower()} {' '.join(m.group(2).lower().split())} {m.group(3)}"
+    while text.startswith("@") or text.startswith("#["):
+        # Decorators and attributes before the definition on its own line.
+        cut = re.match(r"^(?:@[\w.]+(?:\([^)]*\))?|#\[[^\]]*\])\s*", text)
+        if not cut or not cut.group():
+            break
+        text = text[cut.end() :]
+    if _CONTROL.match(text):
+        return ""
+    text = _MODIFIERS.sub("", text)
+    m = _DEFINITION.match(text)
+    if m:
+        kind_word, rest = m.group("kind").rstrip("*"), m.group("rest")
+        if kind_word == "impl":
+            return "impl " + " ".join(re.sub(r"\s*(where\b.*)?\{?\s*$", "", rest).split())
+        if kind_word == "func":
+            go = _GO_METHOD.match(rest)
+            if go:
+                return f"func ({go.group(1)}).{go.group(2)}"
+        name = _NAME.match(rest)
+        return f"{kind_word} {name.group()}" if name else kind_word
+    m = _TYPED_FUNCTION.match(text) if syntax.name == "c" else None
+    if m:
+        return f"{m.group(1)}("
+    m = _DECLARATION.match(text)
+    if m:
+        return f"let {m.group(1)}"  # const, let, var: one name, whichever keyword
+    m = _PROPERTY.match(text)
+    if m:
+        return f"{m.group(1).strip(chr(34) + chr(39))}:"
+    m = _TYPED_FUNCTION.match(text)
+    if m:
+        return f"{m.group(1)}("
+    m = _CALL.match(text)
+    if m:
+        arg = m.group("arg")
+        return f"{m.group(1)}({arg}" if arg else f"{m.group(1)}("
+    return " ".join(text.rstrip("{:").split())

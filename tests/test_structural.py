@@ -1,0 +1,451 @@
+"""Lazy snippets merged by definitions (issue 17): a definition matched by its header's
+identity and merged within it, new definitions beside their neighbours, imports with the
+file's imports, narration left out, and refusals where structure cannot say for sure."""
+
+from __future__ import annotations
+
+import pytest
+
+from applydiff.errors import Ambiguous, EditError, NoMatch
+from applydiff.match.lazy import merge_snippet
+from applydiff.match.structural import merge_by_definitions
+
+
+def _lines(text: str, snippet: str) -> str:
+    return merge_snippet(text, snippet)[0]
+
+
+def merged(path: str, before: str, snippet: str, **kw: bool) -> tuple[str, list[str]]:
+    out, result = merge_by_definitions(path, before, snippet, _lines, **kw)
+    return out, result.notes
+
+
+CASES: list[tuple[str, str, str, str, str]] = []
+
+
+def go(name: str, path: str, before: str, snippet: str, after: str) -> None:
+    CASES.append((name, path, before, snippet, after))
+
+
+go(
+    "class-method",
+    "calc.ts",
+    """import { x } from "./x";
+
+export class Calculator {
+  add(a: number, b: number): number {
+    return a + b;
+  }
+
+  sub(a: number, b: number): number {
+    return a - b;
+  }
+}
+
+export function helper() {
+  return 1;
+}
+""",
+    """export class Calculator {
+  // ... existing code ...
+
+  // Add a new method to Calculator
+  mul(a: number, b: number): number {
+    return a * b;
+  }
+}
+""",
+    """import { x } from "./x";
+
+export class Calculator {
+  add(a: number, b: number): number {
+    return a + b;
+  }
+
+  sub(a: number, b: number): number {
+    return a - b;
+  }
+
+  mul(a: number, b: number): number {
+    return a * b;
+  }
+}
+
+export function helper() {
+  return 1;
+}
+""",
+)
+
+go(
+    "markerless-two-defs",
+    "util.js",
+    """const a = require("a");
+
+function one() {
+  return 1;
+}
+
+function two() {
+  return 2;
+}
+
+function three() {
+  return 3;
+}
+
+module.exports = { one, two, three };
+""",
+    """function one() {
+  return 11;
+}
+
+function three() {
+  return 33;
+}
+""",
+    """const a = require("a");
+
+function one() {
+  return 11;
+}
+
+function two() {
+  return 2;
+}
+
+function three() {
+  return 33;
+}
+
+module.exports = { one, two, three };
+""",
+)
+
+go(
+    "imports",
+    "app.py",
+    """import os
+import sys
+from pathlib import Path
+
+
+def main():
+    return Path(os.getcwd())
+""",
+    """import json
+from typing import Any
+# ... existing code ...
+""",
+    """import os
+import sys
+import json
+from pathlib import Path
+from typing import Any
+
+
+def main():
+    return Path(os.getcwd())
+""",
+)
+
+go(
+    "css-rule",
+    "site.css",
+    """.a {
+  color: red;
+}
+
+.container {
+  display: flex;
+  margin: 0;
+}
+
+@media (max-width: 600px) {
+  .container {
+    display: block;
+  }
+}
+""",
+    """/* ... existing styles ... */
+.container {
+  display: grid;
+  margin: 0;
+}
+/* ... */
+""",
+    """.a {
+  color: red;
+}
+
+.container {
+  display: grid;
+  margin: 0;
+}
+
+@media (max-width: 600px) {
+  .container {
+    display: block;
+  }
+}
+""",
+)
+go(
+    "rust-impl",
+    "lib.rs",
+    """use std::fmt;
+
+struct A;
+
+impl fmt::Display for A {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "A")
+    }
+}
+
+impl A {
+    fn new() -> Self {
+        A
+    }
+}
+""",
+    """impl A {
+    fn new() -> Self {
+        A
+    }
+
+    fn name(&self) -> &str {
+        "a"
+    }
+}
+""",
+    """use std::fmt;
+
+struct A;
+
+impl fmt::Display for A {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "A")
+    }
+}
+
+impl A {
+    fn new() -> Self {
+        A
+    }
+
+    fn name(&self) -> &str {
+        "a"
+    }
+}
+""",
+)
+go(
+    "new-def-after",
+    "a.go",
+    """package main
+
+func a() int {
+	return 1
+}
+
+func c() int {
+	return 3
+}
+""",
+    """func a() int {
+	return 1
+}
+
+func b() int {
+	return 2
+}
+// ... rest unchanged ...
+""",
+    """package main
+
+func a() int {
+	return 1
+}
+
+func b() int {
+	return 2
+}
+
+func c() int {
+	return 3
+}
+""",
+)
+
+
+@pytest.mark.parametrize("name,path,before,snippet,after", CASES, ids=[c[0] for c in CASES])
+def test_merged_by_definitions(name, path, before, snippet, after):
+    assert merged(path, before, snippet)[0] == after
+
+
+CALC = """export class Calculator {
+  add(a, b) {
+    return a + b;
+  }
+
+  sub(a, b) {
+    return a - b;
+  }
+
+  mul(a, b) {
+    return a * b;
+  }
+}
+"""
+
+
+def test_a_definition_shown_without_a_member_and_no_marker_is_refused():
+    snippet = """export class Calculator {
+  add(a, b) {
+    return a + b + 0;
+  }
+
+  mul(a, b) {
+    return a * b;
+  }
+}
+"""
+    with pytest.raises(Ambiguous) as e:
+        merged("calc.js", CALC, snippet)
+    assert "without 'sub('" in e.value.message and "marker" in e.value.message
+
+
+def test_a_member_twin_in_two_classes_is_ambiguous():
+    text = CALC + "\nclass Other {\n  add(a, b) {\n    return 0;\n  }\n}\n"
+    snippet = "// ... existing code ...\n  add(a, b) {\n    return b + a;\n  }\n// ...\n"
+    with pytest.raises(Ambiguous) as e:
+        merged("calc.js", text, snippet)
+    assert "in the file 2 times" in e.value.message
+
+
+def test_a_new_definition_with_nothing_around_it_is_refused():
+    with pytest.raises(Ambiguous) as e:
+        merged("calc.js", CALC, "function div(a, b) {\n  return a / b;\n}\n")
+    assert "nothing around it" in e.value.message
+
+
+def test_definitions_out_of_the_files_order_are_refused():
+    text = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n"
+    snippet = "function b() {\n  return 22;\n}\n\nfunction a() {\n  return 11;\n}\n// ...\n"
+    with pytest.raises(Ambiguous) as e:
+        merged("x.js", text, snippet)
+    assert "in the file's order" in e.value.message
+
+
+def test_a_changed_line_outside_every_definition_is_refused():
+    text = "const PORT = 3000;\n\nfunction a() {\n  return 1;\n}\n"
+    snippet = "const PORT = 8080;\n// ...\nfunction a() {\n  return 2;\n}\n"
+    with pytest.raises(NoMatch) as e:
+        merged("x.js", text, snippet)
+    assert "const PORT = 8080;" in e.value.message
+
+
+def test_a_markerless_snippet_with_every_definition_is_the_whole_file():
+    text = "import os\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    snippet = "def a():\n    return 10\n\n\ndef b():\n    return 20\n"
+    assert merged("m.py", text, snippet)[0] == snippet
+
+
+def test_documentation_comments_stay_and_narration_goes():
+    text = "function a() {\n  return 1;\n}\n"
+    snippet = (
+        "function a() {\n  return 1;\n}\n\n"
+        "// Returns the sum of two numbers.\n"
+        "function add(x, y) {\n  return x + y;\n}\n"
+        "// ... existing code ...\n"
+    )
+    out, notes = merged("x.js", text, snippet)
+    assert "// Returns the sum of two numbers.\n" in out and notes == []
+    snippet = snippet.replace("Returns the sum of two numbers.", "Add a new helper function")
+    out, notes = merged("x.js", text, snippet)
+    assert "Add a new" not in out
+    assert notes == ["left out the narration comment '// Add a new helper function'"]
+    kept, notes = merged("x.js", text, snippet, keep_narration=True)
+    assert "// Add a new helper function\n" in kept and notes == []
+
+
+@pytest.mark.parametrize(
+    "comment,narration",
+    [
+        ("# Update the handler to retry", True),
+        ("// Added error handling for the new endpoint", True),
+        ("// Add new EcmascriptInputTransform variant", True),
+        ("// Create a new user", False),
+        ("// Remove the trailing slash", False),
+        ("# Returns None when the file is missing", False),
+        ("// TODO: handle errors", False),
+    ],
+)
+def test_narration_is_told_from_documentation(comment, narration):
+    prefix = "#" if comment.startswith("#") else "//"
+    path = "m.py" if prefix == "#" else "x.js"
+    if path == "m.py":
+        text = "def a():\n    return 1\n"
+        snippet = f"def a():\n    return 1\n\n\n{comment}\ndef b():\n    return 2\n# ...\n"
+    else:
+        text = "function a() {\n  return 1;\n}\n"
+        snippet = f"function a() {{\n  return 1;\n}}\n\n{comment}\nfunction b() {{}}\n// ...\n"
+    out, _ = merged(path, text, snippet)
+    assert (comment not in out) is narration
+
+
+def test_python_method_with_a_decorator_changed_in_place():
+    text = (
+        "class A:\n"
+        "    def keep(self):\n        return 0\n\n"
+        "    @property\n    def size(self):\n        return 1\n\n"
+        "    def other(self):\n        return 2\n"
+    )
+    snippet = (
+        "class A:\n    # ... existing methods ...\n\n"
+        "    @cached_property\n    def size(self):\n        return 10\n\n"
+        "    # ... existing methods ...\n"
+    )
+    out, _ = merged("a.py", text, snippet)
+    assert out == text.replace("@property", "@cached_property").replace("return 1\n", "return 10\n")
+
+
+def test_vue_element_told_by_its_key_attributes():
+    text = (
+        '<template>\n  <div class="header">\n    <h1>Title</h1>\n  </div>\n'
+        '  <div class="body">\n    <p>Text</p>\n  </div>\n</template>\n'
+    )
+    snippet = (
+        "<!-- ... existing template ... -->\n"
+        '  <div class="body">\n    <p>Text</p>\n    <p>More</p>\n  </div>\n'
+        "<!-- ... -->\n"
+    )
+    out, _ = merged("App.vue", text, snippet)
+    assert out == text.replace("<p>Text</p>\n", "<p>Text</p>\n    <p>More</p>\n")
+
+
+def test_sql_statement_told_by_its_name():
+    text = (
+        "CREATE TABLE users (\n  id serial PRIMARY KEY,\n  name text\n);\n\n"
+        "CREATE TABLE posts (\n  id serial PRIMARY KEY,\n  body text\n);\n"
+    )
+    snippet = (
+        "-- ... existing tables ...\n"
+        "CREATE TABLE posts (\n  id serial PRIMARY KEY,\n  user_id int REFERENCES users(id),\n"
+        "  body text\n);\n"
+    )
+    out, _ = merged("schema.sql", text, snippet)
+    assert out == text.replace("  body text", "  user_id int REFERENCES users(id),\n  body text")
+
+
+def test_crlf_files_stay_crlf():
+    text = "function a() {\r\n  return 1;\r\n}\r\n\r\nfunction b() {\r\n  return 2;\r\n}\r\n"
+    snippet = "// ...\nfunction b() {\n  return 3;\n}\n"
+    out, _ = merged("x.js", text, snippet)
+    assert out == text.replace("return 2", "return 3")
+
+
+def test_an_unknown_language_is_not_merged_by_structure():
+    with pytest.raises(EditError):
+        merged("notes.txt", "a\n", "a\n")
