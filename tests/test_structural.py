@@ -8,6 +8,8 @@ import pytest
 
 from applydiff.errors import Ambiguous, EditError, NoMatch
 from applydiff.match.lazy import merge_snippet
+from applydiff.match.narration import drop_narration
+from applydiff.match.outline import syntax_for
 from applydiff.match.structural import merge_by_definitions
 
 
@@ -15,9 +17,17 @@ def _lines(text: str, snippet: str) -> str:
     return merge_snippet(text, snippet)[0]
 
 
-def merged(path: str, before: str, snippet: str, **kw: bool) -> tuple[str, list[str]]:
-    out, result = merge_by_definitions(path, before, snippet, _lines, **kw)
-    return out, result.notes
+def merged(
+    path: str, before: str, snippet: str, keep_narration: bool = False
+) -> tuple[str, list[str]]:
+    """As the engine does it: narration out (unless kept), then the merge by definitions."""
+    notes: list[str] = []
+    syntax = syntax_for(path)
+    if not keep_narration and syntax is not None:
+        file_lines = {x.rstrip() for x in before.split("\n")}
+        snippet, notes = drop_narration(snippet, file_lines, syntax)
+    out, _ = merge_by_definitions(path, before, snippet, _lines)
+    return out, notes
 
 
 CASES: list[tuple[str, str, str, str, str]] = []
@@ -449,3 +459,22 @@ def test_crlf_files_stay_crlf():
 def test_an_unknown_language_is_not_merged_by_structure():
     with pytest.raises(EditError):
         merged("notes.txt", "a\n", "a\n")
+
+
+def test_narration_only_beside_new_code_and_in_the_files_comment_syntax():
+    js = syntax_for("x.jsx")
+    assert js is not None
+    file_lines = {"function a() {", "  return 1;", "}"}
+    # Beside context the file has: not narration, whatever it says.
+    kept, notes = drop_narration(
+        "// Add a new helper function here\nfunction a() {\n  return 1;\n}\n", file_lines, js
+    )
+    assert notes == [] and kept.startswith("// Add a new")
+    # JSX's comment form, before new markup.
+    out, notes = drop_narration(
+        "{/* Add a new button component here */}\n<Button />\n", file_lines, js
+    )
+    assert out == "<Button />\n" and len(notes) == 1
+    # '#' is not a comment in JavaScript.
+    out, notes = drop_narration("# Added a new route handler\nx();\n", file_lines, js)
+    assert notes == []

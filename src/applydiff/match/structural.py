@@ -19,9 +19,9 @@ the comment and decorator lines right above it), marker lines, imports, and othe
   a leading marker at the end of the file, or before a trailing one at the top.
 - New import lines go after the file's last import line of their kind (or of any kind, or at
   the top); imports the file has are not added again.
-- Other lines must be lines of the file (context, kept as they are); a comment line that
-  narrates the edit ("// Add a new method to Foo") is left out and reported
-  (``keep_narration`` keeps it). Anything else cannot be placed by structure: refused.
+- Other lines must be lines of the file (context, kept as they are): anything else cannot
+  be placed by structure, and is refused. (Narration comments are taken out before, by
+  ``narration.drop_narration``.)
 - What the snippet does not show stays; the result must keep the file's brackets balanced.
 
 A markerless snippet whose definitions account for every definition of the file is the whole
@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import Ambiguous, NoChange, NoMatch
 from ..text import dominant_eol, split_lines
@@ -62,32 +62,6 @@ _IMPORTS = {
     "css": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
     "scss": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
 }
-# Narration: a comment that speaks of the edit, not of the code.
-_CHANGE_VERB = (
-    r"add|update|change|modify|remove|delete|replace|insert|refactor|rename|move|implement|"
-    r"extend|introduce|adjust|fix|use|handle|include|create|define|register|wrap|make|keep"
-)
-_PAST_VERB = (
-    r"added|updated|changed|modified|removed|deleted|replaced|inserted|refactored|renamed|"
-    r"moved|implemented|extended|introduced|adjusted|fixed"
-)
-_CODE_NOUN = (
-    r"method|function|func|class|variant|field|property|prop|props|import|imports|parameter|"
-    r"param|argument|state|hook|effect|endpoint|route|handler|column|table|index|rule|style|"
-    r"styles|selector|test|tests|case|component|section|type|interface|enum|struct|trait|impl|"
-    r"constant|variable|helper|check|validation|logic|option|config|key|export|module|"
-    r"dependency|attribute|element|button|block|call|loop|query|migration|listener|event"
-)
-_NARRATION = re.compile(
-    rf"^(?:(?:{_PAST_VERB})\b"
-    rf"|(?:{_CHANGE_VERB})(?:ed|s|ing)?\b(?=.*\b(?:{_CODE_NOUN})s?\b)"
-    r"(?=.*\b(?:new|existing|now|here|instead|to\s+[A-Z_]\w*|to\s+(?:use|support|handle|"
-    r"retry|include|accept|return|call)|for\s+(?:the\s+)?[A-Z_]\w*|the\s+\w+\s+to)\b)"
-    r"|new\s*:|here\s+we\b|now\s+we\b|we\s+now\b)",
-    re.I,
-)
-_COMMENT_OPEN = re.compile(r"^(?://+|#+|--|/\*+|<!--|\{/\*+)\s*")
-_COMMENT_CLOSE = re.compile(r"\s*(?:\*+/\}?|-->)\s*$")
 
 
 @dataclass
@@ -113,11 +87,10 @@ class _Edit:
     order: int = 0  # among insertions at one place, the snippet's order
 
 
-@dataclass
+@dataclass(frozen=True)
 class StructuralResult:
     first_line: int  # 1-based lines of the file the merge touched
     last_line: int
-    notes: list[str] = field(default_factory=list)
 
 
 def merge_by_definitions(
@@ -125,24 +98,19 @@ def merge_by_definitions(
     text: str,
     snippet: str,
     merge_lines: LineMerge,
-    *,
-    keep_narration: bool = False,
 ) -> tuple[str, StructuralResult]:
     """``text`` with ``snippet`` merged in by definitions (see the module's docstring)."""
     syntax = syntax_for(path)
     if syntax is None:
         raise NoMatch(f"{path}: no structure is known for this kind of file", closest=[])
-    return _Merge(syntax, text, snippet, merge_lines, keep_narration).run()
+    return _Merge(syntax, text, snippet, merge_lines).run()
 
 
 class _Merge:
-    def __init__(
-        self, syntax: Syntax, text: str, snippet: str, merge_lines: LineMerge, keep: bool
-    ) -> None:
+    def __init__(self, syntax: Syntax, text: str, snippet: str, merge_lines: LineMerge) -> None:
         self.syntax = syntax
         self.text = text
         self.merge_lines = merge_lines
-        self.keep_narration = keep
         self.file_lines = split_lines(text)
         self.bare = [x.rstrip("\r\n") for x in self.file_lines]
         self.eol = dominant_eol(text)
@@ -156,7 +124,6 @@ class _Merge:
         # Marker lines read as blank, so a bare '...' is not code.
         self.shown = scan(["" if m else x for x, m in zip(lines, self.marker, strict=True)], syntax)
         self.file_defs = _definitions(self.bare, self.file, syntax)
-        self.notes: list[str] = []
 
     # -- reading the snippet ---------------------------------------------------------------
     def items(self) -> list[Item]:
@@ -223,7 +190,7 @@ class _Merge:
                 tier="lazy",
             )
         touched = [e.start for e in edits] + [max(e.start, e.end - 1) for e in edits]
-        return merged, StructuralResult(min(touched) + 1, max(touched) + 1, self.notes)
+        return merged, StructuralResult(min(touched) + 1, max(touched) + 1)
 
     def _whole_file(self, defs: list[Item]) -> bool:
         """A markerless snippet is the whole file when its definitions account for every
@@ -314,7 +281,7 @@ class _Merge:
         assert b is not None and d.block is not None
         start = self._lead_start(b) if d.lead else b.start
         body = self.lines[d.first : d.last + 1]
-        lead = self._lead_lines(body[: d.lead], d)
+        lead = body[: d.lead]
         shown = body[d.lead :]
         file_text = "".join(self.file_lines[b.start : b.close + 1])
         if any(self.marker[d.first + d.lead : d.last + 1]):
@@ -346,12 +313,10 @@ class _Merge:
             "".join(f_body),
             "\n".join(s_body) + "\n",
             self.merge_lines,
-            self.keep_narration,
         )
         try:
-            merged, result = inner.run()
+            merged, _ = inner.run()
             body = [x.rstrip("\r\n") for x in split_lines(merged)]
-            self.notes += result.notes
         except NoChange:
             body = [x.rstrip("\r\n") for x in f_body]
         except (NoMatch, Ambiguous):
@@ -372,26 +337,6 @@ class _Merge:
         if [" ".join(x.split()) for x in file_lines] == [" ".join(x.split()) for x in shown]:
             return list(file_lines)
         return self._reindent(shown, file_lines[0])
-
-    def _lead_lines(self, lines: list[str], d: Item) -> list[str]:
-        assert d.match is not None or d.block is not None
-        kept = []
-        for x in lines:
-            if self._narration(x):
-                self.notes.append(f"left out the narration comment {x.strip()!r}")
-                continue
-            kept.append(x)
-        return kept
-
-    def _narration(self, line: str) -> bool:
-        if self.keep_narration or line.rstrip() in self._file_set:
-            return False
-        s = line.strip()
-        opened = _COMMENT_OPEN.match(s)
-        if not opened:
-            return False
-        words = _COMMENT_CLOSE.sub("", s[opened.end() :])
-        return bool(_NARRATION.match(words))
 
     @property
     def _file_set(self) -> set[str]:
@@ -480,7 +425,7 @@ class _Merge:
         d = items[k]
         assert d.block is not None
         lines = self.lines[d.first : d.last + 1]
-        lead = self._lead_lines(lines[: d.lead], d)
+        lead = lines[: d.lead]
         body = lines[d.lead :]
         before = next((x for x in reversed(items[:k]) if self._placed(x)), None)
         after = next((x for x in items[k + 1 :] if self._placed(x)), None)
@@ -622,15 +567,12 @@ class _Merge:
         return last + 1 if last >= 0 else self._top()
 
     def _check_lines(self, items: list[Item]) -> None:
-        """Every other line of the snippet is context the file has, or narration."""
+        """Every other line of the snippet is context the file has."""
         for x in items:
             if x.kind != "line":
                 continue
             line = self.lines[x.first]
             if line.rstrip() in self._file_set or " ".join(line.split()) in self._loose_set:
-                continue
-            if self._narration(line):
-                self.notes.append(f"left out the narration comment {line.strip()!r}")
                 continue
             raise NoMatch(
                 f"snippet line {x.first + 1}: {line.strip()[:60]!r} is outside every "
