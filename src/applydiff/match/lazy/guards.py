@@ -1,0 +1,251 @@
+"""The checks that refuse a placement that is not sure.
+
+What cannot be placed for sure is refused, naming the segment: an anchor too common to tell
+("}", "try {", "#endif"), new lines that look like a changed copy of the line next to them
+(was it meant as an insertion or a change?), a one-sided segment whose other end the file has
+elsewhere, new lines that open and close a different number of brackets, a line retyped with
+other whitespace and added beside itself, a distinctive added line the file has elsewhere, or
+a region that would delete many lines the segment does not show, drop a block line ("}",
+"void b() {") at the segment's outer level, or change the bracket balance of what it
+replaces.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+
+from ...errors import Ambiguous, NoMatch
+from .blocks import closes_opened_block
+from .heads import Index
+from .placing import Placement, Placing
+from .retype import retyped_copy
+from .shapes import (
+    OPENS,
+    bracket_balance,
+    closes_block,
+    exact_key,
+    indent_of,
+    looks_changed,
+    weak_or_thin,
+)
+
+# A region may delete at most this many lines the segment does not show, or twice the
+# segment's length if more: past that, a marker was likely forgotten.
+MAX_UNSHOWN_DELETE = 20
+# A line this long (without its indentation) is taken to be written once in a file.
+DISTINCTIVE = 20
+
+
+def checked_region(placing: Placing, p: int, q: int) -> Placement:
+    """The segment over file lines p..q, unless that deletes much more than it shows."""
+    seg, name, bare = placing.seg, placing.name, placing.bare
+    sk = placing.sk
+    sm, same = placing.aligned(p, q)
+    unshown = len(bare[p:q]) - len(same)
+    kept = set(same.values())
+    left = min(indent_of(x) for x in seg.lines if x.strip())
+    outer = [
+        r for r in range(p, q) if r not in kept and bare[r].strip() and indent_of(bare[r]) < left
+    ]
+    if outer:
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would delete line {outer[0] + 1} "
+            f"({bare[outer[0]].strip()!r}), which sits left of every line of the segment, in a "
+            "block the segment does not show; add the lines around the change that make its "
+            "place unique (one more line of context)",
+            lines=[p + 1, outer[0] + 1],
+            tier="lazy",
+        )
+    levels = {indent_of(x) for x in seg.lines if x.strip()}
+    if len(levels) > 1:
+        # A segment that shows a block (lines at several levels) keeps the block lines at
+        # its outermost level ("}", "void b() {"): dropping one unshown cuts a block open.
+        cut = [
+            r
+            for r in _dropped(sm, seg.lines, bare, p)
+            if indent_of(bare[r]) <= min(levels)
+            and (closes_block(bare[r]) or bare[r].rstrip().endswith(OPENS))
+        ]
+        if cut:
+            raise Ambiguous(
+                f"{name}: placed at file lines {p + 1}-{q}, it would delete line {cut[0] + 1} "
+                f"({bare[cut[0]].strip()!r}), at the segment's outermost level, which it does "
+                "not show; add the lines around the change that make its place unique (one "
+                "more line of context)",
+                lines=[p + 1, cut[0] + 1],
+                tier="lazy",
+            )
+    if bracket_balance(bare[p:q]) != bracket_balance(seg.lines):
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would leave a bracket open or "
+            "closed that the file has there; add the lines around the change that make its "
+            "place unique (one more line of context)",
+            lines=[p + 1],
+            tier="lazy",
+        )
+    head = next((r for r in range(len(sk)) if same.get(r) != p + r), len(sk))
+    tail = next((r for r in range(len(sk)) if same.get(len(sk) - 1 - r) != q - 1 - r), len(sk))
+    weak = weak_or_thin(seg.lines[: max(head, 1)]) or (
+        weak_or_thin(seg.lines[len(sk) - max(tail, 1) :])
+        # A "}" that closes the block the head opens says where the deletion stops, when
+        # the segment shows more of that block than it leaves out (else a marker was
+        # likely forgotten before the "}").
+        and not (unshown <= len(same) and closes_opened_block(bare, p, max(head, 1), q))
+    )
+    if weak and unshown > len(sk) - len(same):
+        # A "}" or '"""' at an end tells nothing of where a deletion starts or stops.
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would delete lines it does not "
+            "show, and its first or last line is too common to tell where they are; add a "
+            "distinctive unchanged line on each side (one more line of context)",
+            lines=[p + 1],
+            tier="lazy",
+        )
+    if unshown > MAX_UNSHOWN_DELETE and unshown > 2 * len(sk):
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would delete {unshown} lines it does "
+            "not show; if they stay, put an '... existing code ...' line where they are; if "
+            "they go, delete them with an edit that quotes them",
+            lines=[p + 1],
+            tier="lazy",
+        )
+    return placing.placement_from(p, q, same)
+
+
+def _dropped(sm: difflib.SequenceMatcher, lines: list[str], bare: list[str], p: int) -> list[int]:
+    """The file rows (from ``p``) a placement deletes without a segment line in their stead:
+    left out between matched lines, or beyond the lines that replace them (a line that
+    comes back changed is shown, not dropped)."""
+    out = []
+    for tag, a1, a2, b1, b2 in sm.get_opcodes():
+        if tag == "insert":
+            out += [p + b for b in range(b1, b2) if bare[p + b].strip()]
+        elif tag == "replace" and b2 - b1 > a2 - a1:
+            out += [
+                p + b
+                for b in range(b1, b2)
+                if bare[p + b].strip()
+                and not any(looks_changed(lines[a], bare[p + b]) for a in range(a1, a2))
+            ]
+    return out
+
+
+def no_weak_anchor(name: str, lines: list[str], which: str) -> None:
+    """A segment held by one side only needs that side to be more than a ``}``, a blank or
+    a few characters."""
+    if weak_or_thin(lines):
+        shown = ", ".join(repr(x.strip()) for x in lines[:3])
+        raise NoMatch(
+            f"{name}: its {which} lines ({shown}) are too common to place it by, and nothing "
+            "on its other side is in the file; add a distinctive unchanged line on each side "
+            "(one more line of context)",
+            closest=[],
+        )
+
+
+def check_insertion(name: str, new_line: str, edge: str, bare: list[str], row: int) -> None:
+    """New lines go beside file line ``row`` (0-based): after it for a segment held by its
+    head, before it for one held by its tail; ``new_line`` is the new line next to it,
+    ``edge`` the segment's line at its open end. Inserting is refused, not guessed, when the
+    new lines may as well replace that file line: it reads like an edit of it, or it sits at
+    the new lines' level (a marker after them does not tell: "the rest" may start with that
+    line or after it)."""
+    if not 0 <= row < len(bare) or not bare[row].strip():
+        return
+    neighbour = bare[row]
+    changed = looks_changed(new_line, neighbour)
+    same_level = indent_of(neighbour) >= indent_of(edge)
+    if changed or same_level:
+        a, b = new_line.strip(), neighbour.strip()
+        how = (
+            f"looks like a changed copy of file line {row + 1} ({b!r})"
+            if changed
+            else f"stands where file line {row + 1} ({b!r}) is"
+        )
+        raise Ambiguous(
+            f"{name}: its new line {a!r} {how}, and nothing on its open side shows whether "
+            "it replaces that line or is added beside it; show the unchanged line there too "
+            "(one more line of context)",
+            lines=[row + 1],
+            tier="lazy",
+        )
+
+
+def balanced_insertion(name: str, new: list[str]) -> None:
+    """Lines inserted beside one anchor are a whole piece of code: as many brackets closed
+    as opened. A "}" left over says they belong around an anchor the file has elsewhere."""
+    if bracket_balance(new) != 0:
+        raise Ambiguous(
+            f"{name}: the lines it adds open and close a different number of brackets, so "
+            "they are not a whole piece to insert beside its anchor; show the unchanged lines "
+            "on both sides of the change (one more line of context)",
+            lines=[],
+            tier="lazy",
+        )
+
+
+def no_other_end_elsewhere(placing: Placing, line: str, p: int, q: int, which: str) -> None:
+    """A segment held by one side (placed over rows p..q) whose other end, ``line`` (a
+    telling line), the file has somewhere else below the cursor may be meant to go there:
+    refused."""
+    if weak_or_thin([line]):
+        return
+    rows = [
+        r
+        for r in placing.view.where.get(placing.keyf(line), [])
+        if r >= placing.cursor and not p <= r < q
+    ]
+    if rows:
+        raise Ambiguous(
+            f"{placing.name}: it is placed by its {'first' if which == 'last' else 'last'} "
+            f"lines at line {p + 1}, but its {which} line {line.strip()!r} is in the file at "
+            f"line {rows[0] + 1}; show the unchanged lines on both sides of the change (one "
+            "more line of context)",
+            lines=[p + 1, rows[0] + 1],
+            tier="lazy",
+        )
+
+
+def no_retyped_copy(name: str, placed: Placement, bare: list[str]) -> None:
+    """New lines inserted beside a file line that they begin (or end) with, written with
+    other whitespace: the model retyped that line, and inserting would write it twice."""
+    lines, same = placed.lines, placed.same
+    kept = [-1, *sorted(same), len(lines)]  # segment lines kept, between the two ends
+    for i, j in itertools.pairwise(kept):
+        new = [x for x in lines[i + 1 : j] if x.strip()]
+        before = same.get(i, placed.start - 1)
+        after = same.get(j, placed.end)
+        if not new or after != before + 1:
+            continue  # nothing added here, or it replaces file lines
+        for row, line in ((after, new[0]), (before, new[-1])):
+            if 0 <= row < len(bare) and retyped_copy(line, bare[row]):
+                raise Ambiguous(
+                    f"{name}: its line {line.strip()!r} is file line {row + 1} written with "
+                    "other whitespace, and it would be added beside that line; copy the lines "
+                    "around the change as the file has them",
+                    lines=[row + 1],
+                    tier="lazy",
+                )
+
+
+def check_new_lines(name: str, placed: Placement, index: Index) -> None:
+    """A line the placement adds that the file has, once, somewhere else (a distinctive line,
+    not a ``return None``) means the segment was likely meant to stand there: refused."""
+    where = index.view(False).where
+    for i, line in enumerate(placed.lines):
+        if i in placed.same:
+            continue
+        key = exact_key(line)
+        rows = where.get(key, [])
+        if len(key.strip()) >= DISTINCTIVE and len(rows) == 1:
+            row = rows[0]
+            if not placed.start <= row < placed.end:
+                raise Ambiguous(
+                    f"{name}: placed at file lines {placed.start + 1}-{placed.end}, it would "
+                    f"add {key.strip()!r}, which the file has at line {row + 1}; if the snippet "
+                    "means that place, show the lines around it there (one more line of "
+                    "context)",
+                    lines=[placed.start + 1, row + 1],
+                    tier="lazy",
+                )

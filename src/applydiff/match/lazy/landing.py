@@ -1,0 +1,290 @@
+"""Placing one segment: where its head and tail anchor it, and the region it replaces.
+
+Segments are anchored in order, each below the previous one, and an anchor must be the only
+place of its kind there: no anchor, or an ambiguous one, is refused. A segment with a head
+only inserts its new lines after the head; with a tail only, before it. A tail that ends in a
+closing line ends where the file first comes back to that line's level; a marker left of a
+segment's last line says the segment showed its block to the end; a lone "}" segment changes
+nothing wherever it stands. A segment is read exactly first, then (no anchor that way, or its
+indentation retyped) with whitespace ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...errors import Ambiguous, NoMatch
+from ..search import LISTED
+from .blocks import closing
+from .guards import (
+    balanced_insertion,
+    check_insertion,
+    check_new_lines,
+    checked_region,
+    no_other_end_elsewhere,
+    no_retyped_copy,
+    no_weak_anchor,
+)
+from .heads import head_runs, run_at, run_back, tail_runs
+from .placing import Placement, Placing
+from .readings import (
+    changed_or_added,
+    no_deletion_elsewhere,
+    no_other_place,
+    no_other_reading,
+    no_shorter_head,
+)
+from .retype import by_analogy, reindented, retyped_segment
+from .shapes import OPENS, indent_of, looks_changed, weak_lines
+
+
+class NoAnchor(NoMatch):
+    """None of a segment's first or last lines is in the file (below the segments before it):
+    nothing to anchor it on. Read exactly, a segment that has none may yet be placed with
+    whitespace ignored."""
+
+
+def place(placing: Placing) -> Placement:
+    """Where ``placing.seg`` goes (``placing`` read exactly: ``loose`` unset)."""
+    seg, name, index = placing.seg, placing.name, placing.index
+    bare = index.bare
+    first_error: Exception | None = None
+    # A segment whose indentation the model retyped (spaces for the file's tabs) matches by
+    # its unindented lines alone when compared exactly; read it with whitespace ignored. One
+    # whose exact reading is ambiguous while some line of it is a file line retyped gets
+    # that reading too.
+    retyped = retyped_segment(seg.lines, index)
+    for loose in (True,) if retyped is True else (False, True):
+        try:
+            shown = reindented(seg, index, placing.cursor) if loose else seg
+            placed = _place_with(replace(placing, seg=shown, loose=loose))
+            if loose:
+                # New lines indented like a line the model indented the same way, as the
+                # file indents that one (the shift alone misreads tab-and-space alignment)
+                placed.lines = by_analogy(seg.lines, shown.lines, placed.same, bare)
+            else:
+                no_retyped_copy(name, placed, bare)
+            check_new_lines(name, placed, index)
+            return placed
+        except (NoMatch, Ambiguous) as e:
+            if first_error is None:
+                first_error = e
+            if retyped is None and not isinstance(e, NoAnchor):
+                raise
+    assert first_error is not None
+    raise first_error
+
+
+def _place_with(placing: Placing) -> Placement:
+    seg, name, bare, cursor = placing.seg, placing.name, placing.bare, placing.cursor
+    view = placing.view
+    keys = view.keys
+    sk, n = placing.sk, placing.n
+    head_len, heads = head_runs(sk, view, cursor, len(keys))
+    # No marker before it and the file's own first lines: the top, unless they run longer
+    # somewhere else (then a common first line, "import os", is a coincidence).
+    if placing.top and (placing.whole or run_at(sk, keys, 0) >= head_len):
+        head_len, heads = run_at(sk, keys, 0), [0]
+
+    def tails_from(lo: int, limit: int) -> tuple[int, list[int]]:
+        found = tail_runs(sk, view, lo, limit)
+        if placing.bottom:  # the same at the end
+            at_end = run_back(sk, keys, len(keys), limit, lo)
+            if at_end and (placing.whole or at_end >= found[0]):
+                return at_end, [len(keys)]
+        return found
+
+    if head_len == n and len(heads) == 1:  # the whole segment is there as it is: no change
+        p = heads[0]
+        no_deletion_elsewhere(placing, p)
+        return placing.placement(p, p + n)
+    if n == 1 and head_len == 1 and weak_lines(seg.lines):
+        # One "}" or "</div>", found as it is: the end of a block shown around an elided
+        # body. Whichever place is meant, nothing changes there (one line shows no deletion,
+        # two "}" lines may: refused below); the first place keeps the next segments' range
+        # widest (an anchor unique from there is unique from the right place too).
+        p = heads[0]
+        return placing.placement(p, p + n)
+    if head_len and len(heads) == 1:
+        p = heads[0]
+        lo = p + head_len
+        tail_len, tails = tails_from(lo, n - head_len)
+        # The tail's first lines may as well be new lines (a blank, a common property): where
+        # the whole tail stands only further down, deleting the lines between, and the rest
+        # of the tail (telling still) right below the head, the segment also reads as lines
+        # added there, deleting nothing. Two readings.
+        # (Unless the lines it would add are those below the rest of the tail: a deletion.)
+        for rest in range(tail_len - 1, 0, -1) if tails and min(tails) - tail_len > lo else ():
+            if weak_lines(seg.lines[n - rest :]):
+                break
+            short_len, short = tails_from(lo, rest)
+            added = sk[n - tail_len : n - rest]
+            if (
+                short_len == rest
+                and lo + rest in short
+                and keys[lo + rest : lo + rest + len(added)] != added
+            ):
+                tail_len, tails = short_len, short
+                break
+        if tail_len and weak_lines(seg.lines[n - tail_len :]):
+            # "}" or ")" as the last lines may be the end of new code, not an anchor: the
+            # end of the block the head is in, or a place that deletes no line as far left.
+            q = closing(bare, lo, tail_len, tails)
+            if q is None and len(tails) == 1:
+                q = _keeps_outer_lines(placing, p, lo, tail_len, tails[0])
+            if q is None:
+                raise Ambiguous(
+                    f"{name}: its last lines ({seg.lines[-1].strip()!r}) are too common to "
+                    "tell where it ends; add the unchanged line after it (one more line of "
+                    "context)",
+                    lines=[t - tail_len + 1 for t in tails[:10]],
+                    tier="lazy",
+                )
+            no_other_place(placing, p, q)
+            tails = [q]
+        if not tail_len:
+            no_weak_anchor(name, seg.lines[:head_len], "first")
+            no_other_reading(placing, p, head_len)
+            no_other_end_elsewhere(placing, seg.lines[-1], p, lo, "last")
+            to_end = _to_block_end(placing, p)
+            if to_end is not None:
+                changed_or_added(placing, p, to_end.end)
+                return to_end
+            check_insertion(name, seg.lines[head_len], seg.lines[-1], bare, lo)
+            balanced_insertion(name, seg.lines[head_len:])
+            return placing.placement(p, lo)
+        q = _one_tail(placing, lo, tail_len, tails)
+        to_end = _to_block_end(placing, p)
+        if to_end is not None and to_end.end != q:
+            # The marker after it says the segment ran to its block's end, the tail says
+            # it stops elsewhere: two readings, so neither.
+            raise Ambiguous(
+                f"{name}: its last line {seg.lines[-1].strip()!r} is in the file at line {q}, "
+                f"but the marker after it says the segment ends its block at line "
+                f"{to_end.end}; add the unchanged line after the change (one more line of "
+                "context)",
+                lines=[q, to_end.end],
+                tier="lazy",
+            )
+        no_shorter_head(placing, p, head_len, tail_len, q)
+        changed_or_added(placing, p, q)
+        return checked_region(placing, p, q)
+    if head_len and len(heads) > 1:
+        tail_len, tails = tails_from(cursor, n - head_len)
+        if tail_len and len(tails) == 1 and not weak_lines(seg.lines[:head_len]):
+            q = tails[0]
+            fit = [p for p in heads if p + head_len <= q - tail_len]
+            if len(fit) == 1:
+                return checked_region(placing, fit[0], q)
+        raise Ambiguous(
+            f"{name}: its first lines are in the file at {len(heads)} places"
+            + (f" below line {cursor}" if cursor else "")
+            + f" (lines {', '.join(str(h + 1) for h in heads[:10])}); add the line before "
+            "it (one more line of context) so it fits one place only",
+            lines=[h + 1 for h in heads[: LISTED + 1]],
+            tier="lazy",
+        )
+    # No head: the segment's first line is new. Anchor on its tail.
+    tail_len, tails = tails_from(cursor, n)
+    if not tail_len:
+        raise NoAnchor(
+            f"{name}: none of its first or last lines is in the file"
+            + (f" below line {cursor}" if cursor else "")
+            + ", so there is nothing to anchor it on; start and end it with unchanged lines "
+            "copied from the file (one more line of context on each side)",
+            closest=[],
+        )
+    if len(tails) > 1:
+        raise Ambiguous(
+            f"{name}: its last lines are in the file at {len(tails)} places (lines "
+            f"{', '.join(str(t - tail_len + 1) for t in tails[:10])}) and its first line is "
+            "not in the file; add the unchanged line before the change (one more line of "
+            "context) so it fits one place only",
+            lines=[t - tail_len + 1 for t in tails[: LISTED + 1]],
+            tier="lazy",
+        )
+    q = tails[0]
+    # A "}" or a blank at the tail's start may close the new code as well as the file's
+    # block above: the tail starts at its first telling line.
+    while tail_len > 1 and all(c in "{}()[];," for c in seg.lines[n - tail_len].strip()):
+        tail_len -= 1
+    start = q - tail_len
+    no_weak_anchor(name, seg.lines[n - tail_len :], "last")
+    balanced_insertion(name, seg.lines[: n - tail_len])
+    check_insertion(name, seg.lines[n - tail_len - 1], seg.lines[0], bare, start - 1)
+    return placing.placement(start, q, offset=n - tail_len)
+
+
+def _one_tail(placing: Placing, lo: int, tail_len: int, tails: list[int]) -> int:
+    """The end of the segment's region when its tail is at ``tails``: the only place, or,
+    for a tail that closes a block (``}``, ``end``), the nearest one that closes the block the
+    head is in (no line between sits at or left of its indentation)."""
+    if len(tails) == 1:
+        return tails[0]
+    q = closing(placing.bare, lo, tail_len, tails)
+    if q is not None:
+        return q
+    raise Ambiguous(
+        f"{placing.name}: its last lines are in the file at {len(tails)} places below its "
+        f"first lines (lines {', '.join(str(t - tail_len + 1) for t in tails[:10])}); add the "
+        "line after it (one more line of context) so its end is clear",
+        lines=[t - tail_len + 1 for t in tails[: LISTED + 1]],
+        tier="lazy",
+    )
+
+
+def _to_block_end(placing: Placing, p: int) -> Placement | None:
+    """A segment whose next marker sits left of its last line showed that line's block to
+    its end: it replaces the file from its head (at ``p``) through the end of that block (the
+    block of the last segment line left of the last one, which the head must hold), provided
+    it deletes no more lines than it writes there (unshown lines are never deleted)."""
+    seg, sk, keys, bare = placing.seg, placing.sk, placing.keys, placing.bare
+    last = indent_of(seg.lines[-1])
+    if seg.after_indent is None or seg.after_indent >= last:
+        return None
+    if seg.lines[-1].rstrip().endswith(OPENS):
+        return None  # a line that opens a block does not end one
+    opener = next(
+        (
+            i
+            for i in range(len(sk) - 2, -1, -1)
+            if seg.lines[i].strip() and indent_of(seg.lines[i]) < last
+        ),
+        None,
+    )
+    if opener is None:
+        # All of it sits in the block: that block ends where the file leaves its level.
+        level, end = last - 1, p
+    elif keys[p : p + opener + 1] != sk[: opener + 1]:
+        return None  # the opener is not part of the anchored head
+    else:
+        level, end = indent_of(bare[p + opener]), p + opener + 1
+    for r in range(end, len(bare)):
+        if bare[r].strip():
+            if indent_of(bare[r]) <= level:
+                break
+            end = r + 1
+    sm, same = placing.aligned(p, end)
+    for tag, a1, a2, b1, b2 in sm.get_opcodes():
+        # Every file line this drops must come back changed ("x = 1" -> "x = 2"): a line
+        # replaced by something else entirely may be one the model kept behind the marker.
+        if tag == "insert":
+            return None
+        if tag == "replace" and not all(
+            any(looks_changed(seg.lines[a], bare[p + b]) for a in range(a1, a2))
+            for b in range(b1, b2)
+        ):
+            return None
+    return placing.placement_from(p, end, same)
+
+
+def _keeps_outer_lines(placing: Placing, p: int, lo: int, tail_len: int, q: int) -> int | None:
+    """``q`` if the region p..q deletes no line at or left of the tail's indentation (a
+    weak tail that ends another block would take that block's opening line with it)."""
+    bare = placing.bare
+    level = indent_of(bare[q - tail_len])
+    kept = set(placing.aligned(p, q)[1].values())
+    for row in range(lo, q - tail_len):
+        if bare[row].strip() and indent_of(bare[row]) <= level and row not in kept:
+            return None
+    return q
