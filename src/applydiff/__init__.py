@@ -16,85 +16,36 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-# name -> module that defines it
-_EXPORTS = {
-    "Changeset": "engine",
-    "EditReport": "engine",
-    "FileChange": "engine",
-    "OpError": "engine",
-    "apply_ops": "engine",
-    "CODES": "errors",
-    "Ambiguous": "errors",
-    "EditError": "errors",
-    "FileIdMismatch": "errors",
-    "FormatInvalid": "errors",
-    "NoChange": "errors",
-    "NoMatch": "errors",
-    "Region": "errors",
-    "WriteConflict": "errors",
-    "FORMATS": "formats",
-    "parse": "formats",
-    "Anchored": "ir",
-    "Delete": "ir",
-    "Lazy": "ir",
-    "Move": "ir",
-    "Op": "ir",
-    "Replace": "ir",
-    "Write": "ir",
-    "op_to_dict": "ir",
-    "DEFAULT_THRESHOLD": "match",
-    "TIERS": "match",
-    "Match": "match",
-    "locate": "match",
-    "replace": "match",
-    "Session": "session",
-    "file_id": "text",
-    "ToolLayer": "tools",
-    "ToolResult": "tools",
-    "FileText": "workspace",
-    "Result": "workspace",
-    "Workspace": "workspace",
+# module -> the public names it defines: the one list of the API; ``__all__`` and the lazy
+# loading below are derived from it (the TYPE_CHECKING imports at the end restate it for type
+# checkers, and tests/test_api.py keeps the two equal).
+_MODULES: dict[str, tuple[str, ...]] = {
+    "engine": ("Changeset", "EditReport", "FileChange", "OpError", "apply_ops"),
+    "errors": (
+        "CODES",
+        "Ambiguous",
+        "EditError",
+        "FileIdMismatch",
+        "FormatInvalid",
+        "NoChange",
+        "NoMatch",
+        "Region",
+        "WriteConflict",
+    ),
+    "formats": ("FORMATS", "parse"),
+    "ir": ("Anchored", "Delete", "Lazy", "Move", "Op", "Replace", "Write", "op_to_dict"),
+    "match": ("DEFAULT_THRESHOLD", "TIERS", "Match", "locate", "replace"),
+    "problems": ("Problem",),
+    "results": ("FileOutcome", "Plan", "Result"),
+    "session": ("Session",),
+    "store": ("FileText",),
+    "text": ("file_id",),
+    "tools": ("ToolLayer", "ToolResult"),
+    "workspace": ("Workspace",),
 }
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 
-__all__ = [
-    "CODES",
-    "DEFAULT_THRESHOLD",
-    "FORMATS",
-    "TIERS",
-    "Ambiguous",
-    "Anchored",
-    "Changeset",
-    "Delete",
-    "EditError",
-    "EditReport",
-    "FileChange",
-    "FileIdMismatch",
-    "FileText",
-    "FormatInvalid",
-    "Lazy",
-    "Match",
-    "Move",
-    "NoChange",
-    "NoMatch",
-    "Op",
-    "OpError",
-    "Region",
-    "Replace",
-    "Result",
-    "Session",
-    "ToolLayer",
-    "ToolResult",
-    "Workspace",
-    "Write",
-    "WriteConflict",
-    "__version__",
-    "apply_ops",
-    "file_id",
-    "locate",
-    "op_to_dict",
-    "parse",
-    "replace",
-]
+__all__ = sorted([*_EXPORTS, "__version__"])
 
 
 def __getattr__(name: str) -> Any:
@@ -126,7 +77,10 @@ if TYPE_CHECKING:
     from .formats import FORMATS, parse
     from .ir import Anchored, Delete, Lazy, Move, Op, Replace, Write, op_to_dict
     from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
+    from .problems import Problem
+    from .results import FileOutcome, Plan, Result
     from .session import Session
+    from .store import FileText
     from .text import file_id
     from .tools import ToolLayer, ToolResult
-    from .workspace import FileText, Result, Workspace
+    from .workspace import Workspace
