@@ -70,9 +70,9 @@ class BaseLayer:
         self.review = review
         self.guidance = guidance
         self.max_exchanges = max_exchanges
-        self.ws = Workspace(root, require_read=require_read, threshold=threshold)
-        self.session = Session(self.ws.root)
-        self.ws.session = self.session
+        self.ws = Workspace(root, require_read=require_read, threshold=threshold, session=True)
+        assert self.ws.session is not None  # session=True opens it or raises
+        self.session: Session = self.ws.session
         if new_conversation:
             self.session.new_conversation()
         self.conversation = self.session.conversation
