@@ -4,6 +4,8 @@ importlib.resources, whatever the current directory, not in the checkout's bench
 from __future__ import annotations
 
 import importlib.resources
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,3 +48,16 @@ def test_the_shipped_suite_loads_from_any_directory(
     for task in loaded:
         assert task.before.resolve().is_relative_to(package / "evals" / "suite")
         assert task.prompt and task.check(task.before)  # the starting tree is not done
+
+
+def test_eval_models_help_lists_the_shipped_tasks():
+    out = subprocess.run(
+        [sys.executable, "-m", "applydiff", "eval-models", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"COLUMNS": "1000", "PATH": "/usr/bin:/bin"},
+    ).stdout
+    listed = out.split("all of the shipped suite: ", 1)[1].split(")", 1)[0]
+    assert listed.split(", ") == tasks.shipped_task_names()
+    assert "rename_in_file" in listed

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .evals.tasks import shipped_task_names
 from .text import line_texts
 
 if TYPE_CHECKING:  # loaded when a command needs them, so that --help stays fast
@@ -122,10 +123,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="comma-separated (default: anchored,search_replace,search_replace_multi)",
     )
-    p.add_argument("--tasks", default=None, help="comma-separated task names (default: all)")
+    p.add_argument(
+        "--tasks",
+        default=None,
+        help="comma-separated task names (default: all of the shipped suite: "
+        + ", ".join(shipped_task_names())
+        + ")",
+    )
     p.add_argument("--runs", type=int, default=1, help="runs per task (default 1)")
     p.add_argument("--max-exchanges", type=int, default=3)
-    p.add_argument("--suite", default=None, help="the task suite (default benchmarks/model_tasks)")
+    p.add_argument(
+        "--suite", default=None, help="the task suite (default: the one shipped with applydiff)"
+    )
     p.add_argument("--out", default="applydiff-eval", help="directory for the report")
     p.add_argument(
         "--replay",
