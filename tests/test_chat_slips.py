@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from applydiff import parse
+from applydiff import Workspace, feedback, parse
 from applydiff.engine import apply_ops
 from applydiff.errors import FormatInvalid
 
@@ -249,3 +249,16 @@ def test_escaped_conflict_markers_with_branch_names():
         "=======\nb = 2\n>>>>>>> REPLACE\n"
     )
     assert applied(answer, {"m.py": text}) == {"m.py": "a = 1\nb = 2\nc = 1\n"}
+
+
+def test_the_feedback_says_what_was_read_as_meant(tmp_path):
+    (tmp_path / "app.py").write_text(APP, encoding="utf-8")
+    body = SEARCH.split("\n", 1)[1]
+    answer = f"app.py\n```python\n<<<<<<< SEARCH>\n{body}>>>>>>> REPLACE\n```\n"
+    ws = Workspace(tmp_path)
+    result = ws.apply(answer)
+    assert result.ok
+    text = feedback.report(result, ws)
+    note = result.edits[0].notes[0]
+    assert "stray character" in note
+    assert f"\n    read as meant: {note}" in text

@@ -126,6 +126,7 @@ def _applied(result: Result, ws: Store | None) -> str:
         out.append(
             f"  edit {r.index + 1} on {r.path}{where}: {r.label} (confidence {r.confidence:.2f})"
         )
+        out.extend(f"    read as meant: {note}" for note in r.notes)
     ids = []
     for path, _, after in result.changes:
         if after is not None:
