@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from applydiff import FORMATS, EditError, FormatInvalid, parse
-from applydiff.formats.text import response_lines
+from applydiff.formats.answer import response_lines
 from applydiff.ir import Anchored, Delete, Lazy, Move, Op, Replace, Write
 
 FAST = settings(

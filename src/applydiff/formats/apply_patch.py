@@ -29,7 +29,7 @@ import re
 
 from ..errors import FormatInvalid
 from ..ir import Delete, Move, Op, Replace, Write
-from .text import body, unterminated
+from .answer import body, unterminated
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"

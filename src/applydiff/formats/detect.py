@@ -14,8 +14,8 @@ from typing import Any
 from ..errors import FormatInvalid
 from ..ir import Op, Replace
 from . import apply_patch, patch_block, search_replace, snippet, tool_calls, unified
+from .answer import fence, response_lines
 from .landmarks import FENCE_CHARS, Landmarks
-from .text import fence, response_lines
 
 FORMATS = (
     "search_replace",

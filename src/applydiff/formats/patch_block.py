@@ -19,7 +19,7 @@ import re
 
 from ..errors import FormatInvalid
 from ..ir import Op, Replace, Write
-from .text import body, unterminated
+from .answer import body, unterminated
 
 _HEAD = re.compile(r"^\s*>>> ?file:\s*(.*?)\s*$")
 FROM = "--- from"

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..errors import FormatInvalid
 from ..ir import Replace, Splits
-from .text import body, fence, line_number, path_of, tag_fence, unterminated
+from .answer import body, fence, line_number, path_of, tag_fence, unterminated
 
 HEAD = re.compile(r"^\s*<{5,9} ?SEARCH\s*$")
 DIVIDER = re.compile(r"^\s*={5,9}\s*$")

@@ -26,9 +26,9 @@ from bisect import bisect_right
 
 from ..ir import Lazy, Op
 from ..match.elision import is_strict_marker
+from .answer import path_of
 from .landmarks import Landmarks
 from .search_replace import find_path
-from .text import path_of
 
 _OPEN = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*?)\s*$")
 _INFO_PATH = re.compile(r"(?:^|[\s:])(?:path|file|title)=[\"']?([^\"'\s]+)", re.IGNORECASE)

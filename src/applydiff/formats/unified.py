@@ -23,7 +23,7 @@ import re
 
 from ..errors import FormatInvalid
 from ..ir import Delete, Move, Op, Replace, Write
-from .text import fence, line_number
+from .answer import fence, line_number
 
 _NUMBERS = re.compile(r"-(\d+)(?:,\d+)?(?:\s+\+(\d+)(?:,\d+)?)?")
 _GIT = re.compile(r'^diff --git "?a/(.+?)"? "?b/(.+?)"?\s*$')

@@ -1,4 +1,5 @@
-"""Shared pieces of the text formats: response lines, fences, path lines, block bodies."""
+"""Pieces of a model's answer that every text format reads: its lines, fences, path lines, block
+bodies, line numbers."""
 
 from __future__ import annotations
 
