@@ -42,12 +42,19 @@ def test_every_name_loads_from_the_module_that_defines_it():
     assert sorted(dir(applydiff)) == applydiff.__all__
 
 
-def test_import_applydiff_loads_no_submodule():
+def test_import_applydiff_loads_only_its_version():
     code = (
         "import sys, applydiff; print(sorted(m for m in sys.modules if m.startswith('applydiff.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.strip() == "['applydiff.version']"
+
+
+def test_the_version_is_the_projects():
+    import tomllib
+
+    project = tomllib.loads((INIT.parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert applydiff.__version__ == project["project"]["version"]
 
 
 def test_the_package_says_it_is_typed():

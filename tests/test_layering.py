@@ -181,3 +181,48 @@ def test_no_str_splitlines_in_src():
 def test_every_module_says_its_job(name):
     doc = ast.get_docstring(TREES[name])
     assert doc and doc.strip(), f"{name} has no module docstring"
+
+
+# The layers of docs/ARCHITECTURE.md, from the bottom up: a module imports only from its own
+# layer and the ones before it. (A module is in the layer of its longest matching prefix.)
+LAYERS = [
+    ("contract", ["errors", "ir", "text", "version"]),
+    ("matching", ["match"]),
+    ("lazy snippets", ["match.lazy", "match.outline", "match.structural", "match.narration"]),
+    ("formats", ["formats"]),
+    ("engine", ["engine", "region", "problems"]),
+    ("store", ["store", "policy", "fsio", "commit", "session"]),
+    ("results", ["results"]),
+    ("review", ["review", "merge3"]),
+    ("workspace", ["workspace"]),
+    ("beside", ["feedback", "prompts", "progress"]),
+    ("tools", ["tools", "compat"]),
+    ("model loop", ["llm", "loop", "evals"]),
+    ("benchmarks", ["bench"]),
+    ("front doors", ["cli", "mcp_server", "__main__", ""]),
+]
+
+
+def _layer(module: str) -> int:
+    name = module.removeprefix("applydiff").removeprefix(".")
+    best, length = -1, -1
+    for k, (_, prefixes) in enumerate(LAYERS):
+        for p in prefixes:
+            if (name == p or name.startswith(p + ".") or p == "") and len(p) > length:
+                best, length = k, len(p)
+    return best
+
+
+def test_imports_point_down_the_layers():
+    up = []
+    for name, targets in _graph().items():
+        for target in targets:
+            if name != "applydiff" and _layer(target) > _layer(name):
+                up.append(f"{name} ({LAYERS[_layer(name)][0]}) imports {target}")
+    assert up == []
+
+
+def test_every_module_has_a_layer():
+    assert all(_layer(name) >= 0 for name in MODULES)
+    assert LAYERS[_layer("applydiff.match.lazy.heads")][0] == "lazy snippets"
+    assert LAYERS[_layer("applydiff.match.fuzzy")][0] == "matching"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .version import __version__
 
 # module -> the public names it defines: the one list of the API; ``__all__`` and the lazy
 # loading below are derived from it (the TYPE_CHECKING imports at the end restate it for type

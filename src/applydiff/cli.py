@@ -12,9 +12,9 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
 from .evals.tasks import shipped_task_names
 from .text import line_texts
+from .version import __version__
 
 if TYPE_CHECKING:  # loaded when a command needs them, so that --help stays fast
     from rich.console import Console

@@ -39,9 +39,9 @@ from mcp_types import (
     jsonrpc_message_adapter,
 )
 
-from . import __version__
 from .prompts import tool_rules
 from .tools import ToolLayer, describe, tool_keys
+from .version import __version__
 
 log = logging.getLogger("applydiff.serve")
 

@@ -31,17 +31,17 @@ class Engine:
 
 
 def _applydiff() -> Engine:
-    import applydiff
+    from ..errors import EditError
+    from ..match import replace
+    from ..version import __version__
 
     def apply(text: str, old: str, new: str, hint: int | None) -> str:
         try:
-            return applydiff.replace(text, old, new, hint_line=hint)
-        except applydiff.EditError as e:
+            return replace(text, old, new, hint_line=hint)
+        except EditError as e:
             raise Refused(e.code) from None
 
-    return Engine(
-        "applydiff", "applydiff.replace (the matching ladder)", apply, applydiff.__version__
-    )
+    return Engine("applydiff", "applydiff.replace (the matching ladder)", apply, __version__)
 
 
 def _exact() -> Engine:

@@ -7,7 +7,7 @@ import difflib
 import subprocess
 from pathlib import Path
 
-import applydiff
+from ..version import __version__
 
 
 def fence(text: str, lang: str = "", limit: int = 40) -> str:
@@ -34,8 +34,8 @@ def diff(a: str, b: str) -> str:
 def engine_state() -> str:
     """applydiff's version and, in a git checkout, the commit and whether the package has
     uncommitted changes (results describe the code that ran, not a commit)."""
-    where = str(Path(applydiff.__file__).resolve().parent)
-    out = f"applydiff {applydiff.__version__}"
+    where = str(Path(__file__).resolve().parents[1])  # the applydiff package
+    out = f"applydiff {__version__}"
     try:
         git = ["git", "-C", where]
         head = subprocess.run(
