@@ -188,7 +188,16 @@ def test_every_module_says_its_job(name):
 LAYERS = [
     ("contract", ["errors", "ir", "text", "version"]),
     ("matching", ["match"]),
-    ("lazy snippets", ["match.lazy", "match.outline", "match.structural", "match.narration"]),
+    (
+        "lazy snippets",
+        [
+            "match.lazy",
+            "match.outline",
+            "match.structural",
+            "match.narration",
+            "match.snippet_merge",
+        ],
+    ),
     ("formats", ["formats"]),
     ("engine", ["engine", "region", "problems"]),
     ("store", ["store", "policy", "fsio", "commit", "session"]),

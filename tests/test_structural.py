@@ -478,3 +478,69 @@ def test_narration_only_beside_new_code_and_in_the_files_comment_syntax():
     # '#' is not a comment in JavaScript.
     out, notes = drop_narration("# Added a new route handler\nx();\n", file_lines, js)
     assert notes == []
+
+
+# -- as the engine applies a Lazy op ------------------------------------------------------------
+
+
+def test_the_engine_falls_back_to_structure_and_says_so():
+    from applydiff import Lazy, apply_ops
+
+    snippet = (
+        "export class Calculator {\n  // ... existing code ...\n\n"
+        "  // Add a new method to Calculator\n"
+        "  div(a, b) {\n    return a / b;\n  }\n}\n"
+    )
+    cs = apply_ops([Lazy("src/calc.js", snippet)], {"src/calc.js": CALC})
+    assert cs.ok, cs.errors
+    want = CALC.replace(
+        "    return a * b;\n  }\n}\n",
+        "    return a * b;\n  }\n\n  div(a, b) {\n    return a / b;\n  }\n}\n",
+    )
+    assert cs.texts() == {"src/calc.js": want}
+    report = cs.reports[0]
+    assert (report.kind, report.tier, report.confidence) == ("lazy", "structure", 0.9)
+    assert report.notes == ("left out the narration comment '// Add a new method to Calculator'",)
+    kept = apply_ops([Lazy("src/calc.js", snippet)], {"src/calc.js": CALC}, keep_narration=True)
+    assert "  // Add a new method to Calculator\n  div(a, b) {" in kept.texts()["src/calc.js"]
+
+
+def test_when_both_merges_refuse_the_line_merges_advice_stands():
+    from applydiff import Lazy, apply_ops
+
+    text = CALC + "\nclass Other {\n  add(a, b) {\n    return 0;\n  }\n}\n"
+    snippet = "// ... existing code ...\n  add(a, b) {\n    return b + a;\n  }\n// ...\n"
+    cs = apply_ops([Lazy("calc.js", snippet)], {"calc.js": text})
+    assert not cs.ok
+    assert cs.errors[0].error.message.startswith("segment 1 (snippet lines 2-4")
+
+
+def test_cli_keep_narration(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "calc.js").write_text(CALC, encoding="utf-8")
+    answer = (
+        "```js calc.js\nexport class Calculator {\n  // ... existing code ...\n\n"
+        "  // Add a new method to Calculator\n  div(a, b) {\n    return a / b;\n  }\n}\n```\n"
+    )
+    (tmp_path / "answer.md").write_text(answer, encoding="utf-8")
+    for keep in (False, True):
+        (tmp_path / "calc.js").write_text(CALC, encoding="utf-8")
+        cmd = [sys.executable, "-m", "applydiff", "apply", str(tmp_path / "answer.md")]
+        cmd += ["--root", str(tmp_path), "--yes", "--json"] + (["--keep-narration"] if keep else [])
+        out = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert out.returncode == 0, out.stdout + out.stderr
+        got = json.loads(out.stdout)
+        assert got["edits"][0]["tier"] == "structure"
+        text = (tmp_path / "calc.js").read_text(encoding="utf-8")
+        assert ("// Add a new method" in text) is keep
+
+
+def test_lines_left_out_are_counted_with_their_repeats():
+    text = "def top():\n" + "    x = 1\n" * 60 + "\n\ndef bottom():\n    pass\n"
+    snippet = "# ...\ndef top():\n" + "    x = 1\n" * 5 + "    x = 2\n# ...\n"
+    with pytest.raises(Ambiguous) as e:
+        merged("m.py", text, snippet)
+    assert "it would delete 55 lines" in e.value.message

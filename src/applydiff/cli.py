@@ -46,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--review", action="store_true", help="keep the outputs pending for accept/merge/discard"
     )
+    p.add_argument(
+        "--keep-narration",
+        action="store_true",
+        help="keep the comments of lazy snippets that narrate the edit "
+        "('// Add a new method to Foo'), which are otherwise left out",
+    )
 
     p = sub.add_parser("call", help="run one edit tool call (write_file, edit_file, ...)")
     p.add_argument(
@@ -269,10 +275,18 @@ def cmd_apply(args: argparse.Namespace) -> int:
     text = read_input(args.file)
     ws = open_workspace(args, store=args.review or not args.dry_run, optional=not args.review)
     if args.review:
-        result = ws.apply(text, review=True, dry_run=args.dry_run, format=args.format)
+        result = ws.apply(
+            text,
+            review=True,
+            dry_run=args.dry_run,
+            format=args.format,
+            keep_narration=args.keep_narration,
+        )
         return report_review(result, args)
     # A response read from stdin leaves no stdin to answer a confirmation on.
-    preview = ws.apply(text, dry_run=True, format=args.format)
+    preview = ws.apply(
+        text, dry_run=True, format=args.format, keep_narration=args.keep_narration
+    )
     return finish(ws, preview, args, ask=args.file != "-")
 
 

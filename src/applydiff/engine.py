@@ -37,7 +37,8 @@ from .ir import (
 )
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
-from .match.lazy import has_markers, merge_snippet
+from .match.lazy import has_markers
+from .match.snippet_merge import merge_lazy
 from .text import LF, count_lines, dominant_eol, ends_line, file_id
 
 # Readings of a block with several '=======' lines tried, times the file's length: each is
@@ -176,13 +177,16 @@ def apply_ops(
     *,
     key: Callable[[str], str] = normalize_path,
     threshold: float | None = None,
+    keep_narration: bool = False,
 ) -> Changeset:
     """Apply ``ops`` to ``files`` (path -> text; a missing path is a missing file).
 
     ``files`` may raise :class:`EditError` when a path is read (the workspace refuses paths
     outside its root, binary files, ...): that fails the op that read it.
+    ``keep_narration`` keeps the comments of a lazy snippet that narrate the edit
+    (``match.narration``), which are otherwise left out.
     """
-    run = _Run(files, key, threshold)
+    run = _Run(files, key, threshold, keep_narration)
     conflicts = write_conflicts(list(ops), key)
     for index, op in enumerate(ops):
         path = op.path
@@ -203,11 +207,16 @@ def apply_ops(
 
 class _Run:
     def __init__(
-        self, files: Mapping[str, str], key: Callable[[str], str], threshold: float | None
+        self,
+        files: Mapping[str, str],
+        key: Callable[[str], str],
+        threshold: float | None,
+        keep_narration: bool = False,
     ) -> None:
         self.files = files
         self.key = key
         self.threshold = threshold
+        self.keep_narration = keep_narration
         self.state: dict[str, str | None] = {}
         self.original: dict[str, str | None] = {}
         self.moves: dict[str, str] = {}  # original source -> current destination
@@ -467,9 +476,18 @@ class _Run:
             self.state[path] = op.snippet
             return EditReport(index, path, "create", None, 1.0, 1, max(1, op.snippet.count("\n")))
         text = self.existing(op, path, "edit")
-        new_text, result = merge_snippet(text, op.snippet)
+        new_text, merged = merge_lazy(path, text, op.snippet, keep_narration=self.keep_narration)
+        # The tier: "lazy" placed by lines, "structure" by definitions.
+        tier = "lazy" if merged.how == "lines" else "structure"
         report = EditReport(
-            index, path, "lazy", "lazy", result.confidence, result.start_line, result.end_line
+            index,
+            path,
+            "lazy",
+            tier,
+            merged.confidence,
+            merged.start_line,
+            merged.end_line,
+            notes=merged.notes,
         )
         if new_text == text:
             _unchanged(path, report)

@@ -116,17 +116,19 @@ class Workspace(Store):
         review: bool = False,
         format: str = "auto",
         threshold: float | None = None,
+        keep_narration: bool = False,
     ) -> Result:
         """Apply a model's response (text in any format, or ops) to the tree, all or nothing.
 
         With ``dry_run`` nothing is written; the result says what would happen, and
         :meth:`commit` can write its plan later (refusing if a file changed in between).
         With ``review`` (needs a session) the outputs are kept pending for :meth:`accept`,
-        :meth:`discard` or :meth:`merge` instead of written.
+        :meth:`discard` or :meth:`merge` instead of written. ``keep_narration`` keeps the
+        comments of lazy snippets that narrate the edit, which are otherwise left out.
         """
         if review and self.session is None:
             raise ValueError("review needs a session: Workspace(root, session=True)")
-        result = self._planned(response, dry_run, review, format, threshold)
+        result = self._planned(response, dry_run, review, format, threshold, keep_narration)
         if self.store_warning:
             result.warnings.append(self.store_warning)
         if result.ok and review and not dry_run:
@@ -142,6 +144,7 @@ class Workspace(Store):
         review: bool,
         format: str,
         threshold: float | None,
+        keep_narration: bool = False,
     ) -> Result:
         """The result of running the engine on ``response``: its plan when it succeeds."""
         if isinstance(response, str):
@@ -159,7 +162,9 @@ class Workspace(Store):
             ops = list(response)
         files = _Files(self, review)
         threshold = threshold if threshold is not None else self.threshold
-        cs = apply_ops(ops, files, key=self.key, threshold=threshold)
+        cs = apply_ops(
+            ops, files, key=self.key, threshold=threshold, keep_narration=keep_narration
+        )
         result = self._result(cs, files, dry_run)
         result.ops = ops
         self._counted(result)

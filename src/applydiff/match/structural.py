@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -385,12 +386,18 @@ class _Merge:
                 lines=[c.start + 1 for c in missing[:8]],
                 tier="lazy",
             )
-        have = {" ".join(x.split()) for x in new}
-        gone = [
-            r
-            for r in range(b.start, b.close + 1)
-            if self.bare[r].strip() and " ".join(self.bare[r].split()) not in have
-        ]
+        # Counted as a multiset: a line the file has 100 times and the snippet twice is
+        # deleted 98 times (at least: an alignment could only find more).
+        have = Counter(" ".join(x.split()) for x in new)
+        gone = []
+        for r in range(b.start, b.close + 1):
+            line = " ".join(self.bare[r].split())
+            if not line:
+                continue
+            if have[line] > 0:
+                have[line] -= 1
+            else:
+                gone.append(r)
         size = b.close + 1 - b.start
         if len(gone) > max(MAX_UNSHOWN, size // 3):
             raise Ambiguous(

@@ -1,0 +1,73 @@
+"""A lazy snippet merged into a file as the engine does it (issue 17).
+
+1. For a language the outline knows, narration comments are taken out of the snippet
+   (``narration.drop_narration``), unless ``keep_narration``.
+2. The line merge (``lazy.merge_snippet``) places it by its lines.
+3. When the line merge refuses, the merge by definitions (``structural``) tries, for a
+   language the outline knows. If that refuses too, the line merge's refusal stands: it
+   names the segment and the line to add, the advice a model can act on.
+
+Both merges refuse rather than guess; the structural one is tried second because the line
+merge is the one measured on the largest corpora.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import Ambiguous, NoMatch
+from ..text import split_lines
+from .lazy import merge_snippet
+from .narration import drop_narration
+from .outline import syntax_for
+from .structural import merge_by_definitions
+
+# The confidence of a merge by definitions: every definition it places is matched by name,
+# but the lines between were not compared one by one.
+STRUCTURE_CONFIDENCE = 0.9
+
+
+@dataclass(frozen=True)
+class SnippetMerge:
+    """How a snippet was merged: by ``lines`` or by ``structure``, the 1-based lines of the
+    file it touched, its confidence, and notes (narration left out)."""
+
+    how: str
+    start_line: int
+    end_line: int
+    confidence: float
+    notes: tuple[str, ...] = ()
+
+
+def merge_lazy(
+    path: str, text: str, snippet: str, *, keep_narration: bool = False
+) -> tuple[str, SnippetMerge]:
+    """``text`` (the file at ``path``) with the lazy ``snippet`` merged in. Raises
+    ``NoMatch``, ``Ambiguous`` or ``NoChange`` when it cannot be merged for sure."""
+    syntax = syntax_for(path)
+    notes: list[str] = []
+    if syntax is not None and not keep_narration:
+        file_lines = {x.rstrip() for x in split_lines(text)}
+        snippet, notes = drop_narration(snippet, file_lines, syntax)
+    try:
+        merged, result = merge_snippet(text, snippet)
+        return merged, SnippetMerge(
+            "lines", result.start_line, result.end_line, result.confidence, tuple(notes)
+        )
+    except (NoMatch, Ambiguous) as line_error:
+        if syntax is None:
+            raise
+        try:
+            merged, placed = merge_by_definitions(path, text, snippet, _lines_only)
+        except (NoMatch, Ambiguous):
+            raise line_error from None
+    return merged, SnippetMerge(
+        "structure", placed.first_line, placed.last_line, STRUCTURE_CONFIDENCE, tuple(notes)
+    )
+
+
+def _lines_only(text: str, snippet: str) -> str:
+    return merge_snippet(text, snippet)[0]
+
+
+__all__ = ["STRUCTURE_CONFIDENCE", "SnippetMerge", "merge_lazy"]
