@@ -7,7 +7,7 @@ with or without a marker at the start and the end. Context is ``careful`` (as ma
 takes to be unique) or ``terse`` (one line on each side, unique in the file or not). The text
 the file must hold afterwards is known exactly. Each case ends as one of:
 
-* ``correct``: ``merge_snippet`` returned exactly the expected text;
+* ``correct``: the merge returned exactly the expected text;
 * ``refused``: an ``EditError`` (the right answer for a terse snippet whose context line is
   repeated in the file; a missed merge otherwise);
 * ``misapplied``: a merge that is not the expected text;
@@ -16,7 +16,10 @@ the file must hold afterwards is known exactly. Each case ends as one of:
 * ``crashed``: an exception that is not an ``EditError`` (an engine bug).
 
 "Placeable" cases are the careful ones and the terse ones whose context lines are unique: a
-merge that reads the snippet right can place them for sure. Times are of ``merge_snippet`` alone.
+merge that reads the snippet right can place them for sure. The merge is the engine's
+(``match.snippet_merge.merge_lazy``: narration out, the line merge, then the merge by
+definitions when the line merge refuses); ``--lines-only`` measures the line merge
+(``merge_snippet``) alone. Times are of the merge alone.
 
 ``--brace`` runs the brace-language corpus instead (``applydiff.bench.lazy_brace``:
 JavaScript, TypeScript, Java, Go, Rust, C, CSS and HTML files, real ones from the machine and
@@ -53,6 +56,7 @@ from applydiff.bench import lazy_brace
 from applydiff.bench.lazy_corpus import KINDS, LazyCase, generate
 from applydiff.bench.markdown import diff, engine_state, fence
 from applydiff.match.lazy import merge_snippet, split_snippet
+from applydiff.match.snippet_merge import merge_lazy
 from applydiff.progress import progress_bar
 
 # whitespace-off: a merge whose text differs from the expected one in whitespace only (bytes
@@ -95,10 +99,20 @@ def reason(e: applydiff.EditError) -> str:
     return f"other ({e.code})"
 
 
-def run_case(case: LazyCase) -> Outcome:
+def engine_merge(case: LazyCase) -> str:
+    """The merge the engine runs for a Lazy op on the case's path."""
+    return merge_lazy(case.path, case.text, case.snippet)[0]
+
+
+def line_merge(case: LazyCase) -> str:
+    """The line merge alone (``--lines-only``)."""
+    return merge_snippet(case.text, case.snippet)[0]
+
+
+def run_case(case: LazyCase, merge: Callable[[LazyCase], str] = engine_merge) -> Outcome:
     t0 = time.perf_counter()
     try:
-        out, _ = merge_snippet(case.text, case.snippet)
+        out = merge(case)
     except applydiff.EditError as e:
         ms = (time.perf_counter() - t0) * 1000
         return Outcome(case, "refused", ms, reason(e), str(e))
@@ -118,12 +132,14 @@ def squeezed(text: str) -> list[str]:
     return [" ".join(x.split()) for x in text.splitlines() if x.strip()]
 
 
-def run_all(cases: list[LazyCase], label: str = "") -> list[Outcome]:
+def run_all(
+    cases: list[LazyCase], label: str = "", merge: Callable[[LazyCase], str] = engine_merge
+) -> list[Outcome]:
     out = []
     with progress_bar(True) as bar:
         task = bar.add_task(f"{label}merging", total=len(cases))
         for case in cases:
-            out.append(run_case(case))
+            out.append(run_case(case, merge))
             bar.advance(task)
     for r in out:
         if r.outcome == "crashed":
@@ -355,9 +371,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=3, help="wrong or crashed cases shown")
     ap.add_argument("--brace", action="store_true", help="the brace-language corpus")
     ap.add_argument(
+        "--lines-only", action="store_true", help="the line merge alone (merge_snippet)"
+    )
+    ap.add_argument(
         "--langs", help=f"--brace: comma-separated languages ({','.join(lazy_brace.LANGS)})"
     )
     args = ap.parse_args(argv)
+    merge = line_merge if args.lines_only else engine_merge
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
     if args.cases is None:
         args.cases = 2400 if args.brace else 1500
@@ -379,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(cases) < args.cases:
             print(f"warning: seed {seed}: only {len(cases)} cases", file=sys.stderr)
         t0 = time.perf_counter()
-        runs[seed] = run_all(cases, f"seed {seed}: ")
+        runs[seed] = run_all(cases, f"seed {seed}: ", merge)
         merge_s += time.perf_counter() - t0
 
     first = seeds[0]
@@ -393,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     print(totals_table(runs))
     print(
         "\nplaceable correct: correct / (careful, whole and scoped + terse-unique cases); "
-        "ms: merge_snippet() per snippet\n"
+        f"ms: {'merge_snippet' if args.lines_only else 'merge_lazy'}() per snippet\n"
     )
     if args.brace:
         for seed, rs in runs.items():

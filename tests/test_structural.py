@@ -337,7 +337,7 @@ def test_a_member_twin_in_two_classes_is_ambiguous():
 def test_a_new_definition_with_nothing_around_it_is_refused():
     with pytest.raises(Ambiguous) as e:
         merged("calc.js", CALC, "function div(a, b) {\n  return a / b;\n}\n")
-    assert "nothing around it" in e.value.message
+    assert "nothing right before or after it" in e.value.message
 
 
 def test_definitions_out_of_the_files_order_are_refused():
@@ -544,3 +544,110 @@ def test_lines_left_out_are_counted_with_their_repeats():
     with pytest.raises(Ambiguous) as e:
         merged("m.py", text, snippet)
     assert "it would delete 55 lines" in e.value.message
+
+
+# -- shapes the line-merge corpora showed the merge by definitions must refuse ------------------
+
+
+TIX = (
+    "class ComboBox:\n"
+    "    def popdown(self):\n        self.tk.call(self._w, 'popdown')\n\n"
+    "    def popup(self):\n        self.tk.call(self._w, 'popup')\n\n"
+    "    def center(self):\n        pass\n"
+)
+
+
+def test_a_new_definition_where_the_file_has_other_lines_is_refused():
+    # It may replace 'popup' (as meant here) or be added beside it: two readings.
+    snippet = (
+        "        self.tk.call(self._w, 'popdown')\n\n"
+        "    def ACROSSTOP(self):\n        self.tk.call(self._w, 'popups')\n\n"
+        "    def center(self):\n"
+    )
+    with pytest.raises(Ambiguous) as e:
+        merged("tix.py", TIX, snippet)
+    assert "the file has 'def popup(self):' there" in e.value.message
+
+
+def test_context_with_a_hidden_edit_is_refused():
+    text = "def a():\n    return 1\n\n\nx = 1\ny = 2\nz = 3\n\n\ndef b():\n    return 2\n"
+    # 'y = 2' deleted between two context lines the file has: not a definition's edit.
+    snippet = "x = 1\nz = 3\n\n\ndef b():\n    return 20\n"
+    with pytest.raises(NoMatch) as e:
+        merged("m.py", text, snippet)
+    assert "not in the file as shown" in e.value.message
+
+
+def test_a_call_spread_over_lines_is_not_a_definition():
+    text = "def f():\n    warn('old',\n         2)\n    return 1\n"
+    snippet = "    warn('new',\n         2)\n    # ...\n"
+    with pytest.raises(EditError):
+        merged("m.py", text, snippet)
+
+
+def test_a_marker_indented_under_a_python_block_belongs_to_it():
+    from applydiff.match.structural import _Merge
+
+    text = "class A:\n    def f(self):\n        a = 1\n        return a\n"
+    snippet = "class A:\n    def f(self):\n        a = 10\n        # ... rest of f ...\n# ...\n"
+    syntax = syntax_for("a.py")
+    assert syntax is not None
+    items = _Merge(syntax, text, snippet, _lines).items()
+    assert [(x.kind, x.first, x.last) for x in items] == [
+        ("definition", 0, 3),  # the class, to the marker indented into it
+        ("marker", 4, 4),
+    ]
+
+
+def test_a_new_definition_cannot_leave_code_out():
+    text = "function a() {\n  return 1;\n}\n"
+    snippet = "function a() {\n  return 1;\n}\n\nfunction b() {\n  // ... existing code ...\n}\n"
+    with pytest.raises(NoMatch) as e:
+        merged("x.js", text, snippet)
+    assert "is not in the file, yet it leaves code out" in e.value.message
+
+
+def test_an_element_whose_key_attribute_changed_is_not_added_twice():
+    text = (
+        '<div id="results">\n  <div class="header"></div>\n'
+        '  <ul id="search-results">\n  </ul>\n</div>\n'
+    )
+    snippet = (
+        '<!-- ... -->\n  <div class="header"></div>\n'
+        '  <ul id="search-results-v2">\n  </ul>\n<!-- ... -->\n'
+    )
+    with pytest.raises(Ambiguous) as e:
+        merged("index.html", text, snippet)
+    assert "looks like a changed copy" in e.value.message
+
+
+def test_with_markers_two_places_shown_in_a_row_must_be_in_a_row():
+    text = ".nav {\n  #a { display: none; }\n  #b { display: none; }\n  #c { display: none; }\n}\n"
+    # '#b' left out between '#a' and '#c' with no marker: deleted, or forgotten?
+    snippet = ".nav {\n  /* ... */\n  #a { display: none; }\n  #c { display: block; }\n}\n"
+    with pytest.raises(Ambiguous):
+        merged("site.css", text, snippet)
+    # One level down, the merge by definitions says why.
+    body = "".join(text.splitlines(keepends=True)[1:-1])
+    inner = "".join(snippet.splitlines(keepends=True)[1:-1])
+    with pytest.raises(Ambiguous) as e:
+        merged("site.css", body, inner)
+    assert "deleted, or left out" in e.value.message
+
+
+def test_a_closer_after_a_marker_does_not_place_what_follows():
+    text = "struct a {\n\tint x;\n\tint y;\n};\n\nstruct b {\n\tint z;\n};\n\n/* end */\n"
+    # The '};' after the marker may close 'struct a' or 'struct b': where 'f' goes is not said.
+    snippet = (
+        "/* ... */\nstruct a {\n\tint w;\n\t/* ... existing code ... */\n};\n\n"
+        "static int f(void) {\n\treturn 1;\n}\n\n/* end */\n"
+    )
+    with pytest.raises(EditError):
+        merged("x.h", text, snippet)
+
+
+def test_a_definition_retyped_with_spaces_keeps_the_files_tabs():
+    text = "struct s {\n\tint a;\t/* first */\n\tint b;\n};\n\nstruct t {\n\tint c;\n};\n"
+    snippet = "struct s {\n    int a;\t/* first */\n    int b;\n    int n;\n};\n"
+    out, _ = merged("x.h", text, snippet)
+    assert out == text.replace("\tint b;\n", "\tint b;\n\tint n;\n")

@@ -622,6 +622,8 @@ _CONTROL = re.compile(
     r"^(?:\}\s*)?(?:if|else|for|foreach|while|do|switch|try|catch|finally|with|elif|except|"
     r"loop|match|case|default|unless|until|select|when)\b"
 )
+# A method header: a name, its parameters, perhaps a return type, then the body's brace.
+_METHOD = re.compile(r"^[A-Za-z_$][\w$]*\s*(?:<[^>]*>)?\s*\([^()]*\)\s*(?::\s*[^{=]+)?\{?$")
 _PROPERTY = re.compile(r"^([A-Za-z_$][\w$]*|'[^']*'|\"[^\"]*\")\s*:")
 _SQL = re.compile(
     r"^(create|alter)\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?(?:unique\s+)?"
@@ -646,15 +648,15 @@ def identity(header: str, syntax: Syntax, kind: str = "{") -> str:
     handleStdout``, ``class Calculator``, ``impl<T> Trait for Weak<T>``), the selector of a CSS
     rule, the tag and key attributes of an element, the statement and name of SQL, the
     callee and first argument of a call taking a block (``describe('parse'``); "" for a
-    control block (``if``, ``for``, ``try``), which no name tells apart. Two blocks of one
-    file with the same identity are the same definition shown twice, or twins."""
+    control block (``if``, ``for``, ``try``), a call or anything else no name tells apart.
+    Two blocks of one file with the same identity are the same definition shown twice, or
+    twins."""
     text = header.strip()
     if kind.startswith("<"):
         attrs = " ".join(f"{k}={v}" for k, v in _KEY_ATTRS.findall(text))
         return f"{kind[:-1]} {attrs}>" if attrs else kind
-    text = re.sub(r"\s*[{:(\[]\s*$", "", text) if syntax.name in ("css", "scss") else text
     if syntax.name in ("css", "scss"):
-        return " ".join(text.rstrip("{").split())
+        return " ".join(text.split("{", 1)[0].split())  # the selector (a rule on one line too)
     m = _SQL.match(text)
     if m:
         return f"{m.group(1).lower()} {' '.join(m.group(2).lower().split())} {m.group(3)}"
@@ -687,11 +689,13 @@ def identity(header: str, syntax: Syntax, kind: str = "{") -> str:
     m = _PROPERTY.match(text)
     if m:
         return f"{m.group(1).strip(chr(34) + chr(39))}:"
-    m = _TYPED_FUNCTION.match(text)
-    if m:
-        return f"{m.group(1)}("
     m = _CALL.match(text)
     if m:
         arg = m.group("arg")
-        return f"{m.group(1)}({arg}" if arg else f"{m.group(1)}("
-    return " ".join(text.rstrip("{:").split())
+        if arg and text.endswith("{"):
+            # A call whose callback's body opens on its line: describe('parse', () => {,
+            # app.get('/users', (req, res) => {. (Other calls are statements.)
+            return f"{m.group(1)}({arg}"
+        if _METHOD.match(text):
+            return f"{m.group(1)}("  # a method: its parameters, then its body
+    return ""  # a statement, an expression: nothing names it

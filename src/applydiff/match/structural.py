@@ -37,14 +37,21 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rapidfuzz.distance import Indel
+
 from ..errors import Ambiguous, NoChange, NoMatch
 from ..text import dominant_eol, split_lines
+from . import diff
 from .elision import is_marker
 from .outline import Block, Outline, Syntax, header_text, identity, scan, syntax_for
 
 # A definition shown without markers may leave out at most this many of the file's lines
-# (or a third of them, if more): past that, a marker was likely forgotten.
+# (and no more than a third of the lines it shows): past that, a marker was likely forgotten.
 MAX_UNSHOWN = 20
+
+# A new definition's first line this similar to the file's line where it goes looks like a
+# changed copy of it (as the line merge's guard has it).
+CHANGED_COPY = 0.6
 
 # (file text, snippet) -> merged text: the line merge, used within one definition.
 LineMerge = Callable[[str, str], str]
@@ -69,7 +76,7 @@ _IMPORTS = {
 class Item:
     """One top-level piece of the snippet: lines ``first``..``last`` (0-based, inclusive)."""
 
-    kind: str  # "definition", "marker", "blank", "import", "line"
+    kind: str  # "definition", "marker", "blank", "import", "context" (a run of other lines)
     first: int
     last: int
     block: Block | None = None
@@ -108,7 +115,15 @@ def merge_by_definitions(
 
 
 class _Merge:
-    def __init__(self, syntax: Syntax, text: str, snippet: str, merge_lines: LineMerge) -> None:
+    def __init__(
+        self,
+        syntax: Syntax,
+        text: str,
+        snippet: str,
+        merge_lines: LineMerge,
+        inner: bool = False,  # the body of a definition, not a whole file
+    ) -> None:
+        self.inner = inner
         self.syntax = syntax
         self.text = text
         self.merge_lines = merge_lines
@@ -139,23 +154,43 @@ class _Merge:
                 out.append(Item("marker", i, i))
             elif not line.strip():
                 out.append(Item("blank", i, i))
-            elif i in starts:
+            elif i in starts and (
+                key := identity(header_text(self.lines, starts[i]), self.syntax, starts[i].kind)
+            ):
+                # (A block no name tells apart, an 'if' or a call, is read line by line.)
                 b = starts[i]
-                key = identity(header_text(self.lines, b), self.syntax, b.kind)
-                item = Item("definition", i, b.close, b, key)
+                item = Item("definition", i, self._last_line(b), b, key)
                 # Comment and decorator lines right above it are its own.
                 while out and out[-1].kind == "line" and self._leads(out[-1].first):
                     item.first = out.pop().first
                     item.lead += 1
                 out.append(item)
-                i = b.close + 1
+                i = item.last + 1
                 continue
-            elif imports is not None and imports.match(line.strip()):
+            elif imports is not None and imports.match(line):
+                # (at the left edge only: an indented 'import' or 'using' is a body's)
                 out.append(Item("import", i, i))
             else:
                 out.append(Item("line", i, i))
             i += 1
-        return out
+        return _runs(out)
+
+    def _last_line(self, b: Block) -> int:
+        """The last snippet line of an indented block: its last code line, or a marker after
+        it indented into the block (the model elided the block's end)."""
+        last = b.close
+        if b.kind != "indent":
+            return last
+        level = len(_indentation(self.lines[b.open]).expandtabs(8))
+        j = last + 1
+        while j < len(self.lines):
+            line = self.lines[j]
+            if self.marker[j] and len(_indentation(line).expandtabs(8)) > level:
+                last = j
+            elif line.strip():
+                break
+            j += 1
+        return last
 
     def _leads(self, i: int) -> bool:
         s = self.lines[i].strip()
@@ -171,8 +206,10 @@ class _Merge:
         if not any(self.marker) and self._whole_file(defs):
             return self._whole(), StructuralResult(1, max(1, len(self.bare)))
         self._match(defs)
-        edits = self._definition_edits(items) + self._import_edits(items)
         self._check_lines(items)
+        if any(self.marker):
+            self._shown_in_a_row(items)
+        edits = self._definition_edits(items) + self._import_edits(items)
         merged = self._apply(edits)
         if merged == self.text:
             raise NoChange(
@@ -192,6 +229,46 @@ class _Merge:
             )
         touched = [e.start for e in edits] + [max(e.start, e.end - 1) for e in edits]
         return merged, StructuralResult(min(touched) + 1, max(touched) + 1)
+
+    def _shown_in_a_row(self, items: list[Item]) -> None:
+        """A snippet that marks what it leaves out shows, between two markers, what the file
+        has in a row: two places it shows with no marker between must have nothing but blank
+        lines between them in the file (lines there were deleted, or forgotten: refused)."""
+        last: Item | None = None
+        for x in items:
+            if x.kind == "marker":
+                last = None
+                continue
+            if not self._placed(x):
+                if x.kind == "context":
+                    last = None  # context at several places: it says nothing of order
+                continue
+            if last is not None and self._end_reliable(last):
+                end, start = self._end_of(last), self._start_of(x)
+                hidden = [r for r in range(end, start) if self.bare[r].strip()]
+                if hidden:
+                    raise Ambiguous(
+                        f"snippet lines {last.last + 1}-{x.first + 1}: the file has lines "
+                        f"{hidden[0] + 1}-{hidden[-1] + 1} between what the snippet shows "
+                        "there in a row, with no '... existing code ...' marker for them: "
+                        "deleted, or left out? Put a marker where lines stay, or show the "
+                        "deletion with the lines around it",
+                        lines=[hidden[0] + 1],
+                        tier="lazy",
+                    )
+            last = x
+
+    def _end_reliable(self, x: Item) -> bool:
+        """Whether the snippet shows where item ``x`` ends in the file: not a definition
+        whose closing line comes right after a marker (that closer may be a later one)."""
+        if x.kind != "definition":
+            return True
+        k = x.last
+        if x.block is not None and x.block.kind != "indent" and x.block.close > x.block.open:
+            k -= 1  # the line before its closer
+        while k > x.first and not self.lines[k].strip():
+            k -= 1
+        return not self.marker[k]
 
     def _whole_file(self, defs: list[Item]) -> bool:
         """A markerless snippet is the whole file when its definitions account for every
@@ -216,7 +293,7 @@ class _Merge:
         for d in defs:
             assert d.block is not None
             header = header_text(self.lines, d.block)
-            found = by_key.get(d.key, []) if d.key else []
+            found = by_key.get(d.key, [])
             if len(found) > 1:
                 found = [b for b in found if header_text(self.bare, b) == header] or found
             if len(found) > 1:
@@ -224,8 +301,6 @@ class _Merge:
                 # as the snippet shows it.
                 indent = _indentation(self.lines[d.block.start])
                 found = [b for b in found if _indentation(self.bare[b.start]) == indent] or found
-            if not d.key:
-                found = [b for b in self.file_defs if header_text(self.bare, b) == header]
             if len(found) > 1:
                 raise Ambiguous(
                     f"snippet line {d.first + 1}: {header[:60]!r} is in the file "
@@ -235,13 +310,6 @@ class _Merge:
                     tier="lazy",
                 )
             if not found:
-                if not d.key:
-                    raise NoMatch(
-                        f"snippet line {d.first + 1}: {header[:60]!r} is a block without a "
-                        "name that the file does not have as written; show the lines around "
-                        "it as the file has them",
-                        closest=[],
-                    )
                 continue  # a new definition
             b = found[0]
             if last is not None and (b.start <= last.close):
@@ -297,7 +365,40 @@ class _Merge:
         else:
             new = self._reindent(shown, self.bare[b.start])
             self._shows_all_members(d, b, new)
+            new = self._keep_file_bytes(self.bare[b.start : b.close + 1], new)
         return _Edit(start, b.close + 1, lead + new)
+
+    def _keep_file_bytes(self, old: list[str], new: list[str]) -> list[str]:
+        """``new`` with each line that is the file's (whitespace aside) written as the file
+        has it, and each other line indented as the file indents the lines the snippet
+        indented the same way (a model retyping tabs as spaces changes neither)."""
+        keys_old = [" ".join(x.split()) for x in old]
+        keys_new = [" ".join(x.split()) for x in new]
+        pairs = [
+            (i, j)
+            for tag, i1, i2, j1, j2 in diff.opcodes(keys_old, keys_new)
+            if tag == "equal"
+            for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
+        ]
+        # How the snippet's indentation maps to the file's, by most pairs: a pair against it
+        # ("}" of a new method aligned with the class's "}") is not the same line.
+        votes: dict[str, Counter[str]] = {}
+        for i, j in pairs:
+            if new[j].strip():
+                votes.setdefault(_indentation(new[j]), Counter())[_indentation(old[i])] += 1
+        indents = {have: got.most_common(1)[0][0] for have, got in votes.items()}
+        out = list(new)
+        kept: set[int] = set()
+        for i, j in pairs:
+            if not new[j].strip() or indents[_indentation(new[j])] == _indentation(old[i]):
+                out[j] = old[i]
+                kept.add(j)
+        for j, x in enumerate(new):
+            if j not in kept and x.strip():
+                have = _indentation(x)
+                if have in indents:
+                    out[j] = indents[have] + x[len(have) :]
+        return out
 
     def _merge_body(self, d: Item, b: Block, line_error: NoMatch | Ambiguous) -> list[str]:
         """The definition merged member by member: its header and closer as the snippet
@@ -308,12 +409,14 @@ class _Merge:
         if (s.kind == "indent") != (b.kind == "indent"):
             raise line_error
         f_body = self.file_lines[b.open + 1 : b.close + 1 - closer]
-        s_body = self.lines[s.open + 1 : s.close + 1 - closer]
+        s_end = d.last + 1 if s.kind == "indent" else s.close
+        s_body = self.lines[s.open + 1 : s_end]
         inner = _Merge(
             self.syntax,
             "".join(f_body),
             "\n".join(s_body) + "\n",
             self.merge_lines,
+            inner=True,
         )
         try:
             merged, _ = inner.run()
@@ -398,8 +501,10 @@ class _Merge:
                 have[line] -= 1
             else:
                 gone.append(r)
-        size = b.close + 1 - b.start
-        if len(gone) > max(MAX_UNSHOWN, size // 3):
+        # A changed definition rewrites some of its lines; one that drops more lines than a
+        # third of what it shows (or MAX_UNSHOWN) most likely left them out by mistake.
+        shown = sum(1 for x in new if x.strip())
+        if len(gone) > min(MAX_UNSHOWN, max(3, shown // 3)):
             raise Ambiguous(
                 f"snippet line {d.first + 1}: shown without a marker, it would delete "
                 f"{len(gone)} lines of the file's definition (lines {b.start + 1}-{b.close + 1}) "
@@ -432,48 +537,195 @@ class _Merge:
         d = items[k]
         assert d.block is not None
         lines = self.lines[d.first : d.last + 1]
+        if any(self.marker[d.first : d.last + 1]):
+            raise NoMatch(
+                f"snippet line {d.first + 1}: {header_text(self.lines, d.block)[:60]!r} is not "
+                "in the file, yet it leaves code out with a '... existing code ...' marker; "
+                "show the definition the file has, as the file names it",
+                closest=[],
+            )
         lead = lines[: d.lead]
         body = lines[d.lead :]
-        before = next((x for x in reversed(items[:k]) if self._placed(x)), None)
-        after = next((x for x in items[k + 1 :] if self._placed(x)), None)
-        gap_before = _blanks_between(items, before, d) if before else []
-        gap_after = _blanks_between(items, d, after) if after else []
-        if before is not None:
-            at, ref_line = self._end_of(before), before
-            new = gap_before + self._shift(lead + body, ref_line)
-            return _Edit(at, at, new, order=d.first)
-        if after is not None:
+        header = header_text(self.lines, d.block)
+        before, between_before = self._neighbour(items, k, -1)
+        after, between_after = self._neighbour(items, k, 1)
+        if before is not None and not between_before:
+            at = self._end_of(before)
+            self._adjacent(items, k, at, header)
+            self._not_a_changed_copy(d, at, 1)
+            if after is not None and not between_after:
+                # Shown right between two places of the file with no marker: whatever the
+                # file has between them, the snippet replaces, or adds beside: two readings.
+                end = self._start_of(after)
+                if any(x.strip() for x in self.bare[at:end]):
+                    raise Ambiguous(
+                        f"snippet line {d.first + 1}: {header[:60]!r} is new, and it stands "
+                        f"where the file has lines {at + 1}-{end}, which the snippet does not "
+                        "show: it may replace them or be added beside them; put a "
+                        "'... existing code ...' marker where they stay, or show them",
+                        lines=[at + 1],
+                        tier="lazy",
+                    )
+            gap = _blanks_between(items, before, d)
+            return _Edit(at, at, gap + self._shift(lead + body, before), order=d.first)
+        if after is not None and not between_after:
             at = self._start_of(after)
-            return _Edit(at, at, self._shift(lead + body, after) + gap_after, order=d.first)
-        markers_before = any(x.kind == "marker" for x in items[:k])
-        markers_after = any(x.kind == "marker" for x in items[k + 1 :])
-        if markers_before and not markers_after:
-            at = len(self.bare)
+            self._adjacent(items, k, at, header, before=True)
+            self._not_a_changed_copy(d, at, -1)
+            # Put before the file's blank lines there, which then stand between it and the
+            # definition after it; before it, the blank lines the snippet shows.
             while at > 0 and not self.bare[at - 1].strip():
                 at -= 1
-            return _Edit(at, at, ["", *lead, *body], order=d.first)
-        if markers_after and not markers_before:
-            at = self._after_imports()
-            gap = [""] if at > 0 else []
-            return _Edit(at, at, gap + lead + body + [""], order=d.first)
-        header = header_text(self.lines, d.block)
+            previous = next((x for x in reversed(items[:k]) if x.kind != "blank"), None)
+            gap = _blanks_between(items, previous, d)
+            return _Edit(at, at, gap + self._shift(lead + body, after), order=d.first)
+        # At the ends of this scope only a definition at the scope's own level (not one of
+        # markup's elements at a file's end, past its root).
+        top_level = self._scope_level(d) and (self.inner or not self.syntax.tags)
+        if before is None and after is None and top_level and not self._unplaced(items):
+            markers_before = any(x.kind == "marker" for x in items[:k])
+            markers_after = any(x.kind == "marker" for x in items[k + 1 :])
+            if markers_before and not markers_after:
+                at = len(self.bare)
+                while at > 0 and not self.bare[at - 1].strip():
+                    at -= 1
+                return _Edit(at, at, ["", *lead, *body], order=d.first)
+            if markers_after and not markers_before:
+                at = self._after_imports()
+                gap = [""] if at > 0 else []
+                return _Edit(at, at, gap + lead + body + [""], order=d.first)
         raise Ambiguous(
-            f"snippet line {d.first + 1}: {header[:60]!r} is new, and nothing around it in the "
-            "snippet is in the file to say where it goes; show the unchanged definition before "
-            "or after it",
+            f"snippet line {d.first + 1}: {header[:60]!r} is new, and nothing right before or "
+            "after it in the snippet is in the file at one place to say where it goes; show "
+            "the unchanged lines or definition next to it",
             lines=[],
             tier="lazy",
         )
 
+    def _not_a_changed_copy(self, d: Item, at: int, step: int) -> None:
+        """A new definition put next to a file definition with a header much like its own
+        and the same body may be that one changed (an id, a name, a selector edited)."""
+        assert d.block is not None
+        r = at if step > 0 else at - 1
+        while 0 <= r < len(self.bare) and not self.bare[r].strip():
+            r += step
+        if not 0 <= r < len(self.bare):
+            return
+        if step < 0:  # the definition that ends at line r
+            r = next((b.start for b in self.file_defs if b.close == r), r)
+        ours = " ".join(self.lines[d.block.start].split())
+        theirs = " ".join(self.bare[r].split())
+        if Indel.normalized_similarity(ours, theirs) < CHANGED_COPY:
+            return
+        there = next((b for b in self.file_defs if b.start == r), None)
+        body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
+        if there is None:
+            same_body = not body
+        else:
+            file_body = self.bare[there.start + 1 : there.close + 1]
+            same_body = body == [" ".join(x.split()) for x in file_body]
+        if same_body:
+            raise Ambiguous(
+                f"snippet line {d.first + 1}: {ours[:60]!r} is not in the file, and it stands "
+                f"next to file line {r + 1} ({theirs[:60]!r}), which it looks like a changed "
+                "copy of: is it that one changed, or a new one beside it? Show the unchanged "
+                "line next to it (one more line of context)",
+                lines=[r + 1],
+                tier="lazy",
+            )
+
+    def _adjacent(
+        self, items: list[Item], k: int, at: int, header: str, before: bool = False
+    ) -> None:
+        """A new definition put at file line ``at`` must have there, on its other side,
+        what the snippet shows next to it (unless a marker stands between): else the
+        snippet shows it in place of the file's lines there, or beside them."""
+        step = -1 if before else 1
+        j = k + step
+        while 0 <= j < len(items) and items[j].kind in ("blank", "definition"):
+            if items[j].kind == "definition" and items[j].match is not None:
+                break
+            j += step
+        if not 0 <= j < len(items) or items[j].kind in ("marker", "import"):
+            return
+        x = items[j]
+        want = self.lines[x.last if before else x.first].rstrip()
+        if x.kind == "definition":
+            assert x.match is not None
+            want = self.bare[x.match.close if before else self._lead_start(x.match)].rstrip()
+        r = at - 1 if before else at
+        while 0 <= r < len(self.bare) and not self.bare[r].strip():
+            r += step
+        there = self.bare[r].rstrip() if 0 <= r < len(self.bare) else ""
+        if there != want:
+            raise Ambiguous(
+                f"snippet line {items[k].first + 1}: {header[:60]!r} is new, and the snippet "
+                f"shows {want.strip()[:40]!r} right {'before' if before else 'after'} it, but "
+                f"the file has {there.strip()[:40]!r} there (line {r + 1}): it may replace "
+                "lines the snippet does not show, or be added beside them; show them, or put a "
+                "'... existing code ...' marker where they stay",
+                lines=[r + 1],
+                tier="lazy",
+            )
+
+    def _scope_level(self, d: Item) -> bool:
+        assert d.block is not None
+        width = len(_indentation(self.lines[d.block.start]).expandtabs(8))
+        levels = [len(_indentation(x).expandtabs(8)) for x in self.bare if x.strip()]
+        return not levels or width == min(levels)
+
+    def _neighbour(self, items: list[Item], k: int, step: int) -> tuple[Item | None, bool]:
+        """The nearest item before (``step`` -1) or after (1) item ``k`` that has one place
+        in the file, and whether a marker stands between them. Context the file has at
+        several places, or not at all, in between: no neighbour (it does not say where)."""
+        marker = False
+        j = k + step
+        while 0 <= j < len(items):
+            x = items[j]
+            if x.kind == "marker":
+                marker = True
+            elif x.kind in ("blank", "import"):
+                pass
+            elif self._placed(x):
+                if step < 0 and not self._end_reliable(x):
+                    return None, marker
+                return x, marker
+            elif x.kind == "definition":
+                pass  # another new definition: go on past it
+            else:
+                return None, marker
+            j += step
+        return None, marker
+
+    def _unplaced(self, items: list[Item]) -> bool:
+        return any(x.kind == "context" and not self._placed(x) for x in items)
+
     def _placed(self, x: Item) -> bool:
         return (x.kind == "definition" and x.match is not None) or (
-            x.kind == "line" and self._anchor(x) is not None
+            x.kind == "context" and self._anchor(x) is not None
         )
 
+    def _occurrences(self, x: Item) -> list[int]:
+        """Where the context run's lines stand in the file, in a row, as the snippet shows
+        them (trailing whitespace aside)."""
+        want = [y.rstrip() for y in self.lines[x.first : x.last + 1]]
+        rows = self._rows.get(want[0], [])
+        n = len(want)
+        return [r for r in rows if [y.rstrip() for y in self.bare[r : r + n]] == want]
+
+    @property
+    def _rows(self) -> dict[str, list[int]]:
+        cached: dict[str, list[int]] | None = getattr(self, "_rows_by_line", None)
+        if cached is None:
+            cached = {}
+            for r, y in enumerate(self.bare):
+                cached.setdefault(y.rstrip(), []).append(r)
+            self._rows_by_line = cached
+        return cached
+
     def _anchor(self, x: Item) -> int | None:
-        """The one file line a context line of the snippet is (None: none, or several)."""
-        want = self.lines[x.first].rstrip()
-        rows = [r for r, y in enumerate(self.bare) if y.rstrip() == want]
+        """The one place in the file of a context run (None: none, or several)."""
+        rows = self._occurrences(x)
         return rows[0] if len(rows) == 1 else None
 
     def _end_of(self, x: Item) -> int:
@@ -482,7 +734,7 @@ class _Merge:
             return x.match.close + 1
         row = self._anchor(x)
         assert row is not None
-        return row + 1
+        return row + x.last + 1 - x.first
 
     def _start_of(self, x: Item) -> int:
         if x.kind == "definition":
@@ -574,28 +826,20 @@ class _Merge:
         return last + 1 if last >= 0 else self._top()
 
     def _check_lines(self, items: list[Item]) -> None:
-        """Every other line of the snippet is context the file has."""
+        """Every run of other lines of the snippet is context the file has, in a row as
+        shown: an edit there (a changed, added or deleted line) is not a definition's, and
+        structure cannot place it."""
         for x in items:
-            if x.kind != "line":
+            if x.kind != "context" or self._occurrences(x):
                 continue
-            line = self.lines[x.first]
-            if line.rstrip() in self._file_set or " ".join(line.split()) in self._loose_set:
-                continue
+            shown = self.lines[x.first].strip()
             raise NoMatch(
-                f"snippet line {x.first + 1}: {line.strip()[:60]!r} is outside every "
-                "definition the snippet shows and is not in the file, so nothing places it "
-                "by structure; show it inside its definition, or with unchanged lines "
-                "around it",
+                f"snippet lines {x.first + 1}-{x.last + 1} (starting {shown[:60]!r}) are "
+                "outside every definition the snippet shows and are not in the file as shown, "
+                "so nothing places their change by structure; show them inside their "
+                "definition, or with unchanged lines around them",
                 closest=[],
             )
-
-    @property
-    def _loose_set(self) -> set[str]:
-        cached: set[str] | None = getattr(self, "_loose_lines_set", None)
-        if cached is None:
-            cached = {" ".join(x.split()) for x in self.bare}
-            self._loose_lines_set = cached
-        return cached
 
     # -- assembling ------------------------------------------------------------------------
     def _apply(self, edits: list[_Edit]) -> str:
@@ -667,6 +911,37 @@ def _within(blocks: list[Block], outer: Block) -> list[Block]:
 
 def _inside_any(b: Block, blocks: list[Block]) -> bool:
     return any(o is not b and o.start <= b.start and b.close <= o.close and o != b for o in blocks)
+
+
+def _runs(items: list[Item]) -> list[Item]:
+    """Lines outside definitions, markers and imports joined into runs of context (blank
+    lines inside a run are part of it; those at its ends stay apart). Import lines shown
+    with other lines around them, no marker between, are context too: the snippet shows
+    where they stand (a changed import is not a new one)."""
+    k = 0
+    while k < len(items):
+        j = k
+        while j < len(items) and items[j].kind in ("import", "blank", "line"):
+            j += 1
+        if any(x.kind == "line" for x in items[k:j]):
+            for x in items[k:j]:
+                if x.kind == "import":
+                    x.kind = "line"
+        k = j + 1
+    out: list[Item] = []
+    for x in items:
+        if x.kind != "line":
+            out.append(x)
+            continue
+        k = len(out)
+        while k > 0 and out[k - 1].kind == "blank":
+            k -= 1
+        if k > 0 and out[k - 1].kind == "context":
+            out[k - 1].last = x.last
+            del out[k:]
+        else:
+            out.append(Item("context", x.first, x.last))
+    return out
 
 
 def _indentation(line: str) -> str:
