@@ -4,6 +4,8 @@ file's imports, narration left out, and refusals where structure cannot say for 
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from applydiff.errors import Ambiguous, EditError, NoMatch
@@ -651,3 +653,104 @@ def test_a_definition_retyped_with_spaces_keeps_the_files_tabs():
     snippet = "struct s {\n    int a;\t/* first */\n    int b;\n    int n;\n};\n"
     out, _ = merged("x.h", text, snippet)
     assert out == text.replace("\tint b;\n", "\tint b;\n\tint n;\n")
+
+
+# -- item 1: a segment that opens a block and closes it ends where the file's block closes ------
+
+MISINDENTED = (
+    ".a {\n  color: red;\n    }\n.b {\n  color: blue;\n    }\n.c {\n  color: gray;\n    }\n"
+)
+
+
+def test_a_common_last_line_is_placed_by_the_close_of_the_heads_block():
+    snippet = "/* ... */\n.b {\n  color: green;\n    }\n/* ... */\n"
+    with pytest.raises(Ambiguous) as e:
+        merge_snippet(MISINDENTED, snippet)  # by lines alone: '}' is everywhere
+    assert "too common to tell where it ends" in e.value.message
+    out, _ = merge_snippet(MISINDENTED, snippet, path="site.css")
+    assert out == MISINDENTED.replace("color: blue", "color: green")
+
+
+def test_the_close_is_found_by_brackets_past_strings_and_comments():
+    text = (
+        "function a() {\nif (x) {\nrun('}');\n}\nreturn 1;\n}\n"
+        'function b() {\nif (y) {\ngo("}"); // }\n}\nreturn 2;\n}\n'
+    )
+    snippet = '// ...\nfunction b() {\nif (y) {\ngo("}"); // }\nlog();\n}\nreturn 2;\n}\n'
+    out, _ = merge_snippet(text, snippet, path="x.js")
+    assert out == text.replace('go("}"); // }\n', 'go("}"); // }\nlog();\n')
+
+
+def test_a_segment_whose_last_line_closes_an_inner_block_is_not_placed_by_it():
+    # The segment's '}' closes 'if', not the '.b'-like head: structure says nothing here.
+    text = "function a() {\nif (x) {\nrun();\n}\n}\nfunction b() {\nif (y) {\ngo();\n}\n}\n"
+    snippet = "// ...\nfunction b() {\nif (y) {\ngo();\nlog();\n}\n// ...\n"
+    got = None
+    with contextlib.suppress(EditError):
+        got = merge_snippet(text, snippet, path="x.js")[0]
+    assert got in (None, text.replace("go();\n", "go();\nlog();\n"))
+
+
+def test_a_return_type_on_the_line_above_stays():
+    text = "\tchar*\n\tgrab(int a)\n\t{\n\t  return a;\n\t}\n\n\tint other;\n"
+    snippet = "\t// ... existing code ...\n\tgrab(int a)\n\t{\n\t  return a + 1;\n\t}\n"
+    out, _ = merged("x.h", text, snippet)
+    assert out == text.replace("return a;", "return a + 1;")
+
+
+def test_a_block_closed_deeper_than_its_header_is_not_a_definition():
+    # The '}' of the snippet's 'Run' closes an inner block whose opener a marker left out.
+    text = (
+        "func Run() error {\n\tfor {\n\t\tif x {\n\t\t\tgo()\n\t\t}\n"
+        '\t\treturn fmt.Errorf("e")\n\t}\n\treturn nil\n}\n'
+    )
+    snippet = "func Run() error {\n\t\t\t// ... existing code ...\n\t\t}\n\t}\n\treturn nil\n}\n"
+    got = None
+    with contextlib.suppress(EditError):
+        got = merged("x.go", text, snippet)[0]
+    assert got is None
+
+
+def test_a_new_definition_after_other_shown_items_does_not_go_to_the_end():
+    text = ".a {\n  x: 1;\n}\n\n.b {\n  y: 2;\n}\n\n.c {\n  z: 3;\n}\n"
+    snippet = "/* ... */\n.b {\n/* ... */\n}\n\n.d {\n  w: 4;\n}\n"
+    with pytest.raises(EditError):
+        merged("x.css", text, snippet)
+
+
+def test_a_python_definition_the_snippet_ends_with_deletes_nothing_unshown():
+    text = (
+        "class A:\n    def f(self):\n        a = 1\n        b = 2\n        return a + b\n\n"
+        "    def g(self):\n        return 0\n"
+    )
+    snippet = "    # ... existing code ...\n    def f(self):\n        log()\n        a = 1\n"
+    got = None
+    with contextlib.suppress(EditError):
+        got = merged("a.py", text, snippet)[0]
+    assert got in (None, text.replace("        a = 1\n", "        log()\n        a = 1\n"))
+
+
+def test_a_renamed_definition_is_not_added_beside_the_old_one():
+    text = (
+        "class A:\n    def setup(self):\n        self.state = None\n\n"
+        '    def expand(self, event):\n        "Expand the word."\n'
+        "        cur = self.text.index('insert')\n        line = self.text.get(cur)\n"
+        "        return line\n"
+    )
+    snippet = (
+        "...\n        self.state = None\n\n    def expand_new(self, event):\n"
+        "        \"Expand the word again.\"\n        cur = self.text.index('insert')\n...\n"
+    )
+    with pytest.raises(EditError):
+        merged("a.py", text, snippet)
+
+
+def test_lines_in_a_row_at_several_places_cannot_hide_an_edit():
+    text = (
+        "function a() {\n  if (x) {\n    run();\n  }\n}\n\n"
+        "function b() {\n  if (y) {\n    go();\n  }\n}\n"
+    )
+    snippet = "// ...\n  }\n}\n// ...\nfunction b() {\n  if (y) {\n    go(1);\n  }\n}\n"
+    with pytest.raises(Ambiguous) as e:
+        merged("x.js", text, snippet)
+    assert "stand in the file at 2 places" in e.value.message

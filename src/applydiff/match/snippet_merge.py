@@ -50,7 +50,7 @@ def merge_lazy(
         file_lines = {x.rstrip() for x in split_lines(text)}
         snippet, notes = drop_narration(snippet, file_lines, syntax)
     try:
-        merged, result = merge_snippet(text, snippet)
+        merged, result = merge_snippet(text, snippet, path=path)
         return merged, SnippetMerge(
             "lines", result.start_line, result.end_line, result.confidence, tuple(notes)
         )
@@ -58,16 +58,14 @@ def merge_lazy(
         if syntax is None:
             raise
         try:
-            merged, placed = merge_by_definitions(path, text, snippet, _lines_only)
+            merged, placed = merge_by_definitions(
+                path, text, snippet, lambda t, s: merge_snippet(t, s, path=path)[0]
+            )
         except (NoMatch, Ambiguous):
             raise line_error from None
     return merged, SnippetMerge(
         "structure", placed.first_line, placed.last_line, STRUCTURE_CONFIDENCE, tuple(notes)
     )
-
-
-def _lines_only(text: str, snippet: str) -> str:
-    return merge_snippet(text, snippet)[0]
 
 
 __all__ = ["STRUCTURE_CONFIDENCE", "SnippetMerge", "merge_lazy"]

@@ -82,6 +82,9 @@ class Item:
     block: Block | None = None
     key: str = ""
     lead: int = 0  # comment and decorator lines above a definition, part of it
+    # An indented definition the snippet ends with: where it stops, it may only have
+    # stopped showing it.
+    open_end: bool = False
     match: Block | None = None  # the file's definition it is
 
 
@@ -154,8 +157,12 @@ class _Merge:
                 out.append(Item("marker", i, i))
             elif not line.strip():
                 out.append(Item("blank", i, i))
-            elif i in starts and (
-                key := identity(header_text(self.lines, starts[i]), self.syntax, starts[i].kind)
+            elif (
+                i in starts
+                and _closes_at_its_level(self.lines, starts[i])
+                and (
+                    key := identity(header_text(self.lines, starts[i]), self.syntax, starts[i].kind)
+                )
             ):
                 # (A block no name tells apart, an 'if' or a call, is read line by line.)
                 b = starts[i]
@@ -173,6 +180,9 @@ class _Merge:
             else:
                 out.append(Item("line", i, i))
             i += 1
+        last = next((x for x in reversed(out) if x.kind != "blank"), None)
+        if last is not None and last.kind == "definition" and self.syntax.indent:
+            last.open_end = True
         return _runs(out)
 
     def _last_line(self, b: Block) -> int:
@@ -348,24 +358,36 @@ class _Merge:
     def _replace(self, d: Item) -> _Edit:
         b = d.match
         assert b is not None and d.block is not None
-        start = self._lead_start(b) if d.lead else b.start
+        # A header over fewer lines than the file's ('_M_grab(...)' without the '_CharT*'
+        # above it): the lines the snippet does not show stay.
+        header_start = max(b.start, b.open - (d.block.open - d.block.start))
+        if d.lead and header_start > b.start:
+            shown_header = self.lines[d.block.start].strip()[:60]
+            raise Ambiguous(
+                f"snippet line {d.first + 1}: the lines above {shown_header!r} do not follow "
+                f"the file, which has {self.bare[b.start].strip()[:40]!r} between them; show "
+                "the definition from its first line",
+                lines=[b.start + 1],
+                tier="lazy",
+            )
+        start = self._lead_start(b) if d.lead else header_start
         body = self.lines[d.first : d.last + 1]
         lead = body[: d.lead]
         shown = body[d.lead :]
-        file_text = "".join(self.file_lines[b.start : b.close + 1])
+        file_text = "".join(self.file_lines[header_start : b.close + 1])
         if any(self.marker[d.first + d.lead : d.last + 1]):
             snippet = "\n".join(shown) + "\n"
             try:
                 merged = self.merge_lines(file_text, snippet)
                 new = [x.rstrip("\r\n") for x in split_lines(merged)]
             except NoChange:
-                new = self.bare[b.start : b.close + 1]
+                new = self.bare[header_start : b.close + 1]
             except (NoMatch, Ambiguous) as line_error:
-                new = self._merge_body(d, b, line_error)
+                new = self._merge_body(d, b, line_error, header_start)
         else:
-            new = self._reindent(shown, self.bare[b.start])
+            new = self._reindent(shown, self.bare[header_start])
             self._shows_all_members(d, b, new)
-            new = self._keep_file_bytes(self.bare[b.start : b.close + 1], new)
+            new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
         return _Edit(start, b.close + 1, lead + new)
 
     def _keep_file_bytes(self, old: list[str], new: list[str]) -> list[str]:
@@ -400,7 +422,9 @@ class _Merge:
                     out[j] = indents[have] + x[len(have) :]
         return out
 
-    def _merge_body(self, d: Item, b: Block, line_error: NoMatch | Ambiguous) -> list[str]:
+    def _merge_body(
+        self, d: Item, b: Block, line_error: NoMatch | Ambiguous, header_start: int
+    ) -> list[str]:
         """The definition merged member by member: its header and closer as the snippet
         writes them, its body by the same structural merge, one level down."""
         s = d.block
@@ -426,7 +450,7 @@ class _Merge:
         except (NoMatch, Ambiguous):
             raise line_error from None
         header = self._same_or_shown(
-            self.bare[b.start : b.open + 1], self.lines[s.start : s.open + 1]
+            self.bare[header_start : b.open + 1], self.lines[s.start : s.open + 1]
         )
         tail = (
             self._same_or_shown(self.bare[b.close : b.close + 1], self.lines[s.close : s.close + 1])
@@ -504,7 +528,8 @@ class _Merge:
         # A changed definition rewrites some of its lines; one that drops more lines than a
         # third of what it shows (or MAX_UNSHOWN) most likely left them out by mistake.
         shown = sum(1 for x in new if x.strip())
-        if len(gone) > min(MAX_UNSHOWN, max(3, shown // 3)):
+        allowed = 0 if d.open_end else min(MAX_UNSHOWN, max(3, shown // 3))
+        if len(gone) > allowed:
             raise Ambiguous(
                 f"snippet line {d.first + 1}: shown without a marker, it would delete "
                 f"{len(gone)} lines of the file's definition (lines {b.start + 1}-{b.close + 1}) "
@@ -583,14 +608,18 @@ class _Merge:
         # markup's elements at a file's end, past its root).
         top_level = self._scope_level(d) and (self.inner or not self.syntax.tags)
         if before is None and after is None and top_level and not self._unplaced(items):
-            markers_before = any(x.kind == "marker" for x in items[:k])
-            markers_after = any(x.kind == "marker" for x in items[k + 1 :])
-            if markers_before and not markers_after:
+            # Only markers (and blank lines) before it: it goes at the end; only markers after
+            # it: at the top. Anything else shown on that side would say otherwise.
+            rest_before = {x.kind for x in items[:k]} - {"blank"}
+            rest_after = {x.kind for x in items[k + 1 :]} - {"blank"}
+            markers_before = rest_before == {"marker"}
+            markers_after = rest_after == {"marker"}
+            if markers_before and not rest_after:
                 at = len(self.bare)
                 while at > 0 and not self.bare[at - 1].strip():
                     at -= 1
                 return _Edit(at, at, ["", *lead, *body], order=d.first)
-            if markers_after and not markers_before:
+            if markers_after and not rest_before:
                 at = self._after_imports()
                 gap = [""] if at > 0 else []
                 return _Edit(at, at, gap + lead + body + [""], order=d.first)
@@ -619,11 +648,17 @@ class _Merge:
             return
         there = next((b for b in self.file_defs if b.start == r), None)
         body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
-        if there is None:
-            same_body = not body
+        file_body = (
+            []
+            if there is None
+            else [" ".join(x.split()) for x in self.bare[there.start + 1 : there.close + 1]]
+        )
+        telling = [x for x in body if len(re.sub(r"\W", "", x)) >= 4]
+        if telling:
+            # Most of what it holds is what the file's definition holds: an edited copy.
+            same_body = 2 * sum(x in set(file_body) for x in telling) >= len(telling)
         else:
-            file_body = self.bare[there.start + 1 : there.close + 1]
-            same_body = body == [" ".join(x.split()) for x in file_body]
+            same_body = body == file_body
         if same_body:
             raise Ambiguous(
                 f"snippet line {d.first + 1}: {ours[:60]!r} is not in the file, and it stands "
@@ -830,9 +865,24 @@ class _Merge:
         shown: an edit there (a changed, added or deleted line) is not a definition's, and
         structure cannot place it."""
         for x in items:
-            if x.kind != "context" or self._occurrences(x):
+            if x.kind != "context":
                 continue
+            rows = self._occurrences(x)
             shown = self.lines[x.first].strip()
+            lines = sum(1 for y in self.lines[x.first : x.last + 1] if y.strip())
+            if len(rows) > 1 and lines > 1:
+                # In a row at several places: a line deleted between them at the place
+                # meant would leave them in a row elsewhere still.
+                raise Ambiguous(
+                    f"snippet lines {x.first + 1}-{x.last + 1} (starting {shown[:60]!r}) stand "
+                    f"in the file at {len(rows)} places (lines "
+                    f"{', '.join(str(r + 1) for r in rows[:8])}), so what they show cannot be "
+                    "placed; show a line around them that the file has once",
+                    lines=[r + 1 for r in rows[:8]],
+                    tier="lazy",
+                )
+            if rows:
+                continue
             raise NoMatch(
                 f"snippet lines {x.first + 1}-{x.last + 1} (starting {shown[:60]!r}) are "
                 "outside every definition the snippet shows and are not in the file as shown, "
@@ -911,6 +961,19 @@ def _within(blocks: list[Block], outer: Block) -> list[Block]:
 
 def _inside_any(b: Block, blocks: list[Block]) -> bool:
     return any(o is not b and o.start <= b.start and b.close <= o.close and o != b for o in blocks)
+
+
+def _closes_at_its_level(lines: list[str], b: Block) -> bool:
+    """A block whose closing line starts with its closer at the indentation of its first
+    line (or that closes on its own line, or by indentation). A '}' deeper than the header
+    closes an inner block whose opener a marker left out: the snippet's brackets do not
+    say where this block ends."""
+    if b.kind == "indent" or b.close == b.open:
+        return True
+    closer = lines[b.close]
+    if not closer.lstrip().startswith(("}", ")", "]", "</")):
+        return True
+    return _indentation(closer) == _indentation(lines[b.start])
 
 
 def _runs(items: list[Item]) -> list[Item]:

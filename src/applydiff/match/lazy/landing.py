@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...errors import Ambiguous, NoMatch
+from ..outline import scan
 from ..search import LISTED
 from .blocks import closing
 from .guards import (
@@ -132,6 +133,8 @@ def _place_with(placing: Placing) -> Placement:
             q = closing(bare, lo, tail_len, tails)
             if q is None and len(tails) == 1:
                 q = _keeps_outer_lines(placing, p, lo, tail_len, tails[0])
+            if q is None:
+                q = _closed_by_structure(placing, p, lo, tail_len)
             if q is None:
                 raise Ambiguous(
                     f"{name}: its last lines ({seg.lines[-1].strip()!r}) are too common to "
@@ -287,4 +290,28 @@ def _keeps_outer_lines(placing: Placing, p: int, lo: int, tail_len: int, q: int)
     for row in range(lo, q - tail_len):
         if bare[row].strip() and indent_of(bare[row]) <= level and row not in kept:
             return None
+    return q
+
+
+def _closed_by_structure(placing: Placing, p: int, lo: int, tail_len: int) -> int | None:
+    """Where a segment ends whose first line opens a block that its last line closes: at
+    the close of the block the file opens on the head's first line (file row ``p``), found
+    by the file's brackets, elements or indentation, not by searching for the closing line
+    (issue 17). None for a language the outline does not know, or a segment of another
+    shape, or a close where the segment's last lines are not the file's."""
+    outline = placing.index.outline
+    syntax = placing.index.syntax
+    if outline is None or syntax is None:
+        return None
+    seg = placing.seg.lines
+    shown = scan(seg, syntax)
+    opened = shown.opened(0)
+    if not opened or opened[0].close != len(seg) - 1:
+        return None
+    blocks = outline.opened(p)
+    if not blocks or blocks[0].kind != opened[0].kind:
+        return None
+    q = blocks[0].close + 1
+    if q - tail_len < lo or placing.keys[q - tail_len : q] != placing.sk[len(seg) - tail_len :]:
+        return None
     return q
