@@ -71,11 +71,11 @@ def _replace(text: str, old: str, lines: int, **kw: Any) -> Callable[[], str]:
     return run
 
 
-def _lazy(text: str, snippet: str, lines: int) -> Callable[[], str]:
+def _lazy(text: str, snippet: str, lines: int, path: str = "f.py") -> Callable[[], str]:
     def run() -> str:
         try:
-            applydiff.apply_ops([applydiff.Lazy("f.py", snippet)], {"f.py": text})
-            return "merged"
+            cs = applydiff.apply_ops([applydiff.Lazy(path, snippet)], {path: text})
+            return cs.reports[0].label if cs.ok else cs.errors[0].error.code
         except EditError as e:
             return e.code
 
@@ -260,6 +260,47 @@ FAMILIES = [
             n,
         ),
         "a lazy snippet of 2,000 lines the file repeats",
+    ),
+    # The merge by definitions (issue 17): a file of many definitions, a snippet the line
+    # merge refuses, placed by structure or refused.
+    Family(
+        "css_rules",
+        "match",
+        lambda n: _lazy(
+            "".join(f".r{i} {{ margin: {i % 9}px; }}\n" for i in range(n)),
+            f".r{n // 3} {{ margin: 1px; }}\n.r{2 * n // 3} {{ margin: 2px; }}\n",
+            n,
+            "site.css",
+        ),
+        "a markerless snippet of two one-line CSS rules in a file of one rule per line",
+    ),
+    Family(
+        "js_functions",
+        "match",
+        lambda n: _lazy(
+            "".join(f"function f{i}() {{\n  return {i % 7};\n}}\n" for i in range(n // 3)),
+            "// ... existing code ...\n"
+            + f"function f{n // 6}() {{\n  return 1;\n}}\n\n"
+            + "function added() {\n  return 0;\n}\n// ... existing code ...\n",
+            n,
+            "app.js",
+        ),
+        "a changed function and a new one, among a file of three-line functions",
+    ),
+    Family(
+        "nested_classes",
+        "match",
+        lambda n: _lazy(
+            "".join(
+                f"class C{i}:\n    def m(self):\n        return {i % 5}\n\n"
+                for i in range(n // 4)
+            ),
+            f"class C{n // 8}:\n    # ... existing methods ...\n\n"
+            "    def added(self):\n        return 1\n",
+            n,
+            "m.py",
+        ),
+        "a method added to one of many classes that all have the same method",
     ),
 ]
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..text import split_lines
 
@@ -151,12 +152,12 @@ def syntax_for(path: str) -> Syntax | None:
     return _BY_EXTENSION.get(name.rsplit(".", 1)[-1].lower())
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """One block, in 0-based line numbers: ``start`` is where the statement that opens it
     begins (a signature over several lines, an annotation above it), ``open`` the line of
     its opener, ``close`` the line of its closer (for an indented block, its last non-blank
-    line). ``kind`` is the opener: ``{``, ``(``, ``[``, ``<tag>`` or ``indent``."""
+    line). ``kind`` is the opener: ``{``, ``(``, ``[``, ``<tag>`` or ``indent``. (A tuple:
+    a file of 100,000 one-line rules makes 100,000 of them.)"""
 
     start: int
     open: int
@@ -229,6 +230,7 @@ def scan(lines: list[str], syntax: Syntax) -> Outline:
 
 
 _CLOSER = {"}": "{", ")": "(", "]": "["}
+_PUNCTUATION = frozenset("{}()[];,")
 _CHAR_LITERAL = re.compile(r"'(?:\\.[^']{0,8}|[^'\\])'")
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>")
 _WORD_BEFORE = re.compile(r"[\w$)\].]$")
@@ -280,22 +282,32 @@ class _Scanner:
 
     def run(self) -> None:
         lines = self.lines
+        jsx = self.syntax.jsx
         i, col = 0, 0
         while i < len(lines):
             line = lines[i]
             if col == 0:
                 self._new_line(i, line)
-            in_children = self.syntax.jsx and self.stack and self.stack[-1][0].startswith("<")
-            m = (self._children if in_children else self._tokens).search(line, col)
-            if m is None:
-                if line[col:].strip():
+            in_children = jsx and self._in_children()
+            pattern = self._children if in_children else self._tokens
+            prev = col
+            # The tokens of the line in one pass, until one moves the scan elsewhere (a
+            # string or comment to skip) or, in JSX, into or out of an element's children.
+            for m in pattern.finditer(line, col):
+                if line[prev : m.start()].strip():
+                    self._code(i)
+                j, c = self._token(m.group(), i, m.start(), m.end())
+                if j != i or c != m.end() or (jsx and self._in_children() != in_children):
+                    i, col = j, c
+                    break
+                prev = c
+            else:
+                if line[prev:].strip():
                     self._code(i)
                 i, col = i + 1, 0
-                continue
-            if line[col : m.start()].strip():
-                self._code(i)
-            tok = m.group()
-            i, col = self._token(tok, i, m.start(), m.end())
+
+    def _in_children(self) -> bool:
+        return bool(self.stack) and self.stack[-1][0].startswith("<")
 
     def _new_line(self, i: int, line: str) -> None:
         if self.stack and self.stack[-1][0] in "([{":
@@ -322,6 +334,19 @@ class _Scanner:
             self.statement[-1] = i
 
     def _token(self, tok: str, i: int, at: int, end: int) -> tuple[int, int]:
+        if tok in _PUNCTUATION:  # the most common tokens first
+            self._code(i)
+            if tok in "{([":
+                start = self.statement[-1] if self.statement[-1] is not None else i
+                self.stack.append((tok, i, start))
+                self.statement.append(None)
+            elif tok in "})]":
+                self._close(_CLOSER[tok], i)
+                if tok == "}":
+                    self.statement[-1] = None  # a block ends a statement
+            else:
+                self.statement[-1] = None  # ';' or ','
+            return i, end
         s = self.syntax
         if tok in s.line_comments:
             return i + 1, 0
@@ -339,25 +364,19 @@ class _Scanner:
             return self._angle(i, at, end)
         if tok == "/":
             return self._slash(i, at, end)
-        if tok.startswith("$"):
-            self._code(i)
-            j, col = self._skip_to(tok, i, end)
-            self._continues(i, min(j, len(self.lines) - 1))
-            return j, col
+        # A '$tag$' quote (the one token left).
         self._code(i)
-        if tok in "{([":
-            start = self.statement[-1] if self.statement[-1] is not None else i
-            self.stack.append((tok, i, start))
-            self.statement.append(None)
-        elif tok in "})]":
-            self._close(_CLOSER[tok], i)
-            if tok == "}":
-                self.statement[-1] = None  # a block ends a statement
-        elif tok in ";,":
-            self.statement[-1] = None
-        return i, end
+        j, col = self._skip_to(tok, i, end)
+        self._continues(i, min(j, len(self.lines) - 1))
+        return j, col
 
     def _close(self, kind: str, i: int) -> None:
+        stack = self.stack
+        if stack and stack[-1][0] == kind:  # the usual case: the innermost closes
+            opener, line, start = stack.pop()
+            self.statement.pop()
+            self.blocks.append(Block(start, line, i, len(stack), opener))
+            return
         # An unmatched closer leaves the stack alone; a mismatched one closes what it
         # matches if that is open (the ones above it were never closed).
         for k in range(len(self.stack) - 1, -1, -1):

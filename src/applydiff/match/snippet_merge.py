@@ -19,7 +19,7 @@ from ..errors import Ambiguous, NoMatch
 from ..text import split_lines
 from .lazy import merge_snippet
 from .narration import drop_narration
-from .outline import syntax_for
+from .outline import Outline, scan, syntax_for
 from .structural import merge_by_definitions
 
 # The confidence of a merge by definitions: every definition it places is matched by name,
@@ -49,8 +49,18 @@ def merge_lazy(
     if syntax is not None and not keep_narration:
         file_lines = {x.rstrip() for x in split_lines(text)}
         snippet, notes = drop_narration(snippet, file_lines, syntax)
+    # The file's outline, read once if either merge needs it.
+    def read() -> Outline:
+        if not cached:
+            assert syntax is not None
+            cached.append(scan([x.rstrip("\r\n") for x in split_lines(text)], syntax))
+        return cached[0]
+
+    cached: list[Outline] = []
     try:
-        merged, result = merge_snippet(text, snippet, path=path)
+        merged, result = merge_snippet(
+            text, snippet, path=path, outline=read if syntax is not None else None
+        )
         return merged, SnippetMerge(
             "lines", result.start_line, result.end_line, result.confidence, tuple(notes)
         )
@@ -59,7 +69,7 @@ def merge_lazy(
             raise
         try:
             merged, placed = merge_by_definitions(
-                path, text, snippet, lambda t, s: merge_snippet(t, s, path=path)[0]
+                path, text, snippet, lambda t, s: merge_snippet(t, s, path=path)[0], read
             )
         except (NoMatch, Ambiguous):
             raise line_error from None

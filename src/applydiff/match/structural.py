@@ -31,6 +31,7 @@ the line merge's refusal or this one is the better advice.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
@@ -109,12 +110,14 @@ def merge_by_definitions(
     text: str,
     snippet: str,
     merge_lines: LineMerge,
+    outline: Callable[[], Outline] | None = None,
 ) -> tuple[str, StructuralResult]:
-    """``text`` with ``snippet`` merged in by definitions (see the module's docstring)."""
+    """``text`` with ``snippet`` merged in by definitions (see the module's docstring).
+    ``outline`` gives the file's outline when the caller has read it already."""
     syntax = syntax_for(path)
     if syntax is None:
         raise NoMatch(f"{path}: no structure is known for this kind of file", closest=[])
-    return _Merge(syntax, text, snippet, merge_lines).run()
+    return _Merge(syntax, text, snippet, merge_lines, outline=outline).run()
 
 
 class _Merge:
@@ -125,6 +128,7 @@ class _Merge:
         snippet: str,
         merge_lines: LineMerge,
         inner: bool = False,  # the body of a definition, not a whole file
+        outline: Callable[[], Outline] | None = None,  # the file's, if already read
     ) -> None:
         self.inner = inner
         self.syntax = syntax
@@ -133,7 +137,7 @@ class _Merge:
         self.file_lines = split_lines(text)
         self.bare = [x.rstrip("\r\n") for x in self.file_lines]
         self.eol = dominant_eol(text)
-        self.file = scan(self.bare, syntax)
+        self.file = outline() if outline is not None else scan(self.bare, syntax)
         lines = snippet.replace("\r\n", "\n").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -143,6 +147,10 @@ class _Merge:
         # Marker lines read as blank, so a bare '...' is not code.
         self.shown = scan(["" if m else x for x, m in zip(lines, self.marker, strict=True)], syntax)
         self.file_defs = _definitions(self.bare, self.file, syntax)
+        self._keys: dict[int, str] = {}  # a file definition's start -> its identity
+        self._def_starts = [b.start for b in self.file_defs]  # sorted: one block per start
+        self._def_starting_at = {b.start: b for b in self.file_defs}
+        self._def_closing_at = {b.close: b.start for b in self.file_defs}
 
     # -- reading the snippet ---------------------------------------------------------------
     def items(self) -> list[Item]:
@@ -226,10 +234,9 @@ class _Merge:
                 "the snippet, placed by its definitions, changes nothing: every definition "
                 "it shows is already in the file as shown"
             )
-        if (
-            self.file.balanced
-            and not scan([x.rstrip("\r\n") for x in split_lines(merged)], self.syntax).balanced
-        ):
+        # Each edit puts whole pieces in place of whole pieces: the file keeps its balance
+        # when every piece it puts is balanced (checked piece by piece, not by a rescan).
+        if self.file.balanced and not all(scan(e.lines, self.syntax).balanced for e in edits):
             raise Ambiguous(
                 "placed by its definitions, the snippet would leave a bracket or an element "
                 "open or closed twice; show each changed definition whole, from its first "
@@ -283,7 +290,7 @@ class _Merge:
     def _whole_file(self, defs: list[Item]) -> bool:
         """A markerless snippet is the whole file when its definitions account for every
         top-level definition of the file (and it shows at least two)."""
-        top = [b for b in self.file_defs if not _inside_any(b, self.file_defs)]
+        top = _outermost_of(self.file_defs)
         keys = {self._key(b) for b in top}
         shown = {d.key for d in defs}
         return len(top) >= 2 and bool(keys) and keys <= shown
@@ -293,7 +300,10 @@ class _Merge:
         return out + self.eol if self.text.endswith(("\n", "\r")) or not self.text else out
 
     def _key(self, b: Block) -> str:
-        return identity(header_text(self.bare, b), self.syntax, b.kind)
+        key = self._keys.get(b.start)
+        if key is None:
+            key = self._keys[b.start] = identity(header_text(self.bare, b), self.syntax, b.kind)
+        return key
 
     def _match(self, defs: list[Item]) -> None:
         by_key: dict[str, list[Block]] = {}
@@ -500,7 +510,9 @@ class _Merge:
         """A definition shown without markers replaces the file's: it must not leave out a
         member or many lines (a forgotten marker deletes them)."""
         assert d.block is not None
-        members = _within(self.file_defs, b)
+        lo = bisect.bisect_right(self._def_starts, b.open)
+        hi = bisect.bisect_left(self._def_starts, b.close)
+        members = _within(self.file_defs[lo:hi], b)
         shown_defs = {x.key for x in self._inner_items(d)}
         missing = [c for c in members if self._key(c) and self._key(c) not in shown_defs]
         if missing:
@@ -641,12 +653,12 @@ class _Merge:
         if not 0 <= r < len(self.bare):
             return
         if step < 0:  # the definition that ends at line r
-            r = next((b.start for b in self.file_defs if b.close == r), r)
+            r = self._def_closing_at.get(r, r)
         ours = " ".join(self.lines[d.block.start].split())
         theirs = " ".join(self.bare[r].split())
         if Indel.normalized_similarity(ours, theirs) < CHANGED_COPY:
             return
-        there = next((b for b in self.file_defs if b.start == r), None)
+        there = self._def_starting_at.get(r)
         body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
         file_body = (
             []
@@ -706,8 +718,10 @@ class _Merge:
     def _scope_level(self, d: Item) -> bool:
         assert d.block is not None
         width = len(_indentation(self.lines[d.block.start]).expandtabs(8))
-        levels = [len(_indentation(x).expandtabs(8)) for x in self.bare if x.strip()]
-        return not levels or width == min(levels)
+        if not hasattr(self, "_level"):
+            levels = [len(_indentation(x).expandtabs(8)) for x in self.bare if x.strip()]
+            self._level = min(levels) if levels else 0
+        return width == self._level
 
     def _neighbour(self, items: list[Item], k: int, step: int) -> tuple[Item | None, bool]:
         """The nearest item before (``step`` -1) or after (1) item ``k`` that has one place
@@ -955,12 +969,18 @@ def _outermost(outline: Outline, one_line: Callable[[Block], bool] | None = None
 
 def _within(blocks: list[Block], outer: Block) -> list[Block]:
     """The blocks directly inside ``outer``'s body."""
-    inner = [b for b in blocks if outer.open < b.start and b.close < outer.close]
-    return [b for b in inner if not _inside_any(b, inner)]
+    return _outermost_of([b for b in blocks if outer.open < b.start and b.close < outer.close])
 
 
-def _inside_any(b: Block, blocks: list[Block]) -> bool:
-    return any(o is not b and o.start <= b.start and b.close <= o.close and o != b for o in blocks)
+def _outermost_of(blocks: list[Block]) -> list[Block]:
+    """The blocks no other of ``blocks`` holds, in one sweep (blocks nest or are apart)."""
+    out: list[Block] = []
+    reach = -1
+    for b in sorted(blocks, key=lambda b: (b.start, -b.close)):
+        if b.start > reach or b.close > reach:
+            out.append(b)
+            reach = max(reach, b.close)
+    return out
 
 
 def _closes_at_its_level(lines: list[str], b: Block) -> bool:

@@ -21,11 +21,12 @@ file's blocks and single lines; ``stitch`` writes the merged text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...errors import NoChange, NoMatch, Region
 from ...text import split_lines
-from ..outline import syntax_for
+from ..outline import Outline, syntax_for
 from .guards import MAX_UNSHOWN_DELETE
 from .heads import Index
 from .landing import NoAnchor, place
@@ -51,18 +52,25 @@ class LazyResult:
     segments: int
 
 
-def merge_snippet(text: str, snippet: str, *, path: str | None = None) -> tuple[str, LazyResult]:
+def merge_snippet(
+    text: str,
+    snippet: str,
+    *,
+    path: str | None = None,
+    outline: Callable[[], Outline] | None = None,
+) -> tuple[str, LazyResult]:
     """``text`` with the lazy ``snippet`` merged in (raises ``NoMatch`` / ``Ambiguous`` with
     the segment and the reason when it cannot be placed for sure). ``path`` names the file:
     for a language the outline knows, a segment whose last lines are too common to place
-    it by ends where the block its first line opens closes."""
+    it by ends where the block its first line opens closes (``outline`` gives the file's
+    outline when the caller has read it already)."""
     file_lines = split_lines(text)  # never str.splitlines: it splits at \f, \x85, U+2028
     bare = [x.rstrip("\r\n") for x in file_lines]
     dots = frozenset(x.rstrip() for x in bare if bare_dots(x))
     segments, lead, trail = split_snippet(snippet, dots)
     if not segments:
         raise NoMatch("the snippet holds only '... existing code ...' lines: no change to make")
-    index = Index(bare, FEW, WALK, syntax_for(path) if path else None)
+    index = Index(bare, FEW, WALK, syntax_for(path) if path else None, outline)
     placements: list[Placement] = []
     cursor = 0
     last = len(segments)

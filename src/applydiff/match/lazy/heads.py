@@ -26,19 +26,30 @@ class Index:
     ``few``: the places of a line up to which runs are walked, not found with ``str.find``;
     ``walk``: the steps a walk from each place may take, past which the coded keys are used."""
 
-    def __init__(self, bare: list[str], few: int, walk: int, syntax: Syntax | None = None) -> None:
+    def __init__(
+        self,
+        bare: list[str],
+        few: int,
+        walk: int,
+        syntax: Syntax | None = None,
+        outline: Callable[[], Outline] | None = None,
+    ) -> None:
         self.bare = bare
         self.few = few
         self.walk = walk
         self.syntax = syntax  # the file's language family, when the outline knows it
         self._by: dict[bool, Keys] = {}
+        self._read_outline = outline
         self._outline: Outline | None = None
 
     @property
     def outline(self) -> Outline | None:
         """Where the file's blocks open and close (None for a language not known)."""
         if self._outline is None and self.syntax is not None:
-            self._outline = scan(self.bare, self.syntax)
+            if self._read_outline is not None:
+                self._outline = self._read_outline()
+            else:
+                self._outline = scan(self.bare, self.syntax)
         return self._outline
 
     def view(self, loose: bool) -> Keys:
