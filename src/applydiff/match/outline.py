@@ -225,7 +225,7 @@ def scan(lines: list[str], syntax: Syntax) -> Outline:
     if syntax.indent:
         yaml = syntax.name == "yaml"
         blocks = blocks + _indent_blocks(lines, scanner.code_lines, scanner.continued, yaml)
-    blocks.sort(key=lambda b: (b.open, b.depth, -b.close))
+    blocks.sort()  # by start, then open, close: tuples, compared in C
     return Outline(blocks, len(lines), balanced, frozenset(scanner.code_lines))
 
 
