@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -35,6 +35,7 @@ from .ir import (
     normalize_path,
     write_conflicts,
 )
+from .json_view import JsonView
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
 from .match.lazy import has_markers
@@ -72,7 +73,7 @@ KINDS = (*LOCATED_KINDS, "append", "create", "write", "delete", "move", "copy", 
 # Read by key too (a Mapping over to_dict): Result.edits holds these, and its readers index
 # an edit as the JSON object it is printed as.
 @dataclass(frozen=True)
-class EditReport(Mapping[str, Any]):
+class EditReport(JsonView):
     """How one op was applied: what it did (``kind``, one of :data:`KINDS`), the tier that
     located it (None when none did: a whole-file write, a move, lines added at the end), its
     confidence, its 1-based lines in the text it was applied to, and how many places it
@@ -108,15 +109,6 @@ class EditReport(Mapping[str, Any]):
         if self.notes:
             out["notes"] = list(self.notes)
         return out
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_dict()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_dict())
-
-    def __len__(self) -> int:
-        return len(self.to_dict())
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ parse failure, a conflict found while committing, a refused review command.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import EditError
+from .json_view import JsonView
 
 if TYPE_CHECKING:
     from .engine import OpError
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 # objects they are printed as (``e["code"]``, ``e.get("closest")``). eq=False keeps the
 # Mapping's equality, so a Problem equals the dict it prints as.
 @dataclass(frozen=True, eq=False)
-class Problem(Mapping[str, Any]):
+class Problem(JsonView):
     """What went wrong: a code of :data:`~applydiff.errors.CODES`, the message, the op's
     position in the response (None: the response or the command as a whole), the path, and
     the error's facts (what a caller needs to act)."""
@@ -53,12 +54,3 @@ class Problem(Mapping[str, Any]):
             "message": self.message,
             **self.facts,
         }
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_dict()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_dict())
-
-    def __len__(self) -> int:
-        return len(self.to_dict())

@@ -11,13 +11,14 @@ the session records once they are written.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import commit as commit_mod
 from .engine import EditReport
 from .ir import Op
+from .json_view import JsonView
 from .problems import Problem
 from .store import FileRead
 from .text import CR, LF, cr_ends_lines, split_lines
@@ -30,7 +31,7 @@ EDIT_KEYS = ("index", "path", "tier", "confidence", "start_line", "end_line")
 # objects they are printed as (``f["action"]``). eq=False keeps the Mapping's equality, so
 # a FileOutcome equals the dict it prints as.
 @dataclass(frozen=True, eq=False)
-class FileOutcome(Mapping[str, Any]):
+class FileOutcome(JsonView):
     """What happened to one file: ``action`` (modified, added, deleted, moved to ``to``;
     for the review commands accepted outputs' actions, discarded, merged, kept, restored),
     and for a merge the line spans written with conflict markers."""
@@ -47,15 +48,6 @@ class FileOutcome(Mapping[str, Any]):
         if self.conflicts is not None:
             out["conflicts"] = self.conflicts
         return out
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_dict()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_dict())
-
-    def __len__(self) -> int:
-        return len(self.to_dict())
 
 
 @dataclass(frozen=True)

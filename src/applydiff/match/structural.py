@@ -487,24 +487,7 @@ class _Merge:
     def _reindent(self, lines: list[str], file_header: str) -> list[str]:
         """The snippet's lines moved to the file header's indentation."""
         first = next((x for x in lines if x.strip()), "")
-        have = first[: len(first) - len(first.lstrip(" \t"))]
-        want = file_header[: len(file_header) - len(file_header.lstrip(" \t"))]
-        if have == want:
-            return list(lines)
-        out = []
-        for x in lines:
-            if not x.strip():
-                out.append("")
-            elif x.startswith(have):
-                out.append(want + x[len(have) :])
-            else:
-                raise Ambiguous(
-                    f"the snippet line {x.strip()[:60]!r} is indented less than the first line "
-                    "of its definition; show the definition with its own indentation",
-                    lines=[],
-                    tier="lazy",
-                )
-        return out
+        return self._reindent_from(lines, first, file_header)
 
     def _shows_all_members(self, d: Item, b: Block, new: list[str]) -> None:
         """A definition shown without markers replaces the file's: it must not leave out a
@@ -812,8 +795,8 @@ class _Merge:
                 out.append(want + x[len(have) :])
             else:
                 raise Ambiguous(
-                    f"the snippet line {x.strip()[:60]!r} is indented less than the code "
-                    "beside it; show the new code at its own indentation",
+                    f"the snippet line {x.strip()[:60]!r} is indented less than the first line "
+                    "of its code; show the code at its own indentation",
                     lines=[],
                     tier="lazy",
                 )
