@@ -34,6 +34,9 @@ _CODE_NOUN = (
 )
 _NARRATION = re.compile(
     rf"^(?:(?:{_PAST_VERB})\b"
+    # "Add a retry helper method": adding a named kind of code is the edit itself.
+    rf"|(?:add|adding|introduce|introducing)\s+(?:(?:a|an|the|new)\s+)*(?:[\w-]+\s+){{0,3}}"
+    rf"(?:{_CODE_NOUN})s?\b"
     rf"|(?:{_CHANGE_VERB})(?:ed|s|ing)?\b(?=.*\b(?:{_CODE_NOUN})s?\b)"
     r"(?=.*\b(?:new|existing|now|here|instead|to\s+[A-Z_]\w*|to\s+(?:use|support|handle|"
     r"retry|include|accept|return|call)|for\s+(?:the\s+)?[A-Z_]\w*|the\s+\w+\s+to)\b)"

@@ -14,14 +14,15 @@ merge is the one measured on the largest corpora.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import Ambiguous, NoMatch
 from ..text import split_lines
-from .lazy import merge_snippet
+from .lazy import has_markers, merge_snippet
 from .narration import drop_narration
-from .outline import Outline, scan, syntax_for
-from .structural import merge_by_definitions
+from .outline import Outline, Syntax, scan, syntax_for
+from .structural import definition_names, merge_by_definitions
 
 # The confidence of a merge by definitions: every definition it places is matched by name,
 # but the lines between were not compared one by one.
@@ -77,6 +78,8 @@ def _merge_lazy(
         merged, result = merge_snippet(
             text, snippet, path=path, outline=read if syntax is not None else None
         )
+        if syntax is not None and not has_markers(snippet):
+            _keeps_unshown_definitions(text, merged, snippet, syntax, read)
         return merged, SnippetMerge(
             "lines", result.start_line, result.end_line, result.confidence, tuple(notes)
         )
@@ -92,6 +95,25 @@ def _merge_lazy(
     return merged, SnippetMerge(
         "structure", placed.first_line, placed.last_line, STRUCTURE_CONFIDENCE, tuple(notes)
     )
+
+
+def _keeps_unshown_definitions(
+    text: str, merged: str, snippet: str, syntax: Syntax, read: Callable[[], Outline]
+) -> None:
+    """A snippet without any marker that shows a few definitions leaves the file's others
+    alone (issue 17): a line merge that deleted one it does not show, reading the snippet as
+    one region from its first line to its last, is refused, for the merge by definitions."""
+    before = definition_names([x.rstrip("\r\n") for x in split_lines(text)], syntax, read())
+    after = definition_names([x.rstrip("\r\n") for x in split_lines(merged)], syntax)
+    shown = definition_names(snippet.split("\n"), syntax)
+    gone = [name for name, n in before.items() if after[name] < n and name not in shown]
+    if gone:
+        raise Ambiguous(
+            f"the snippet has no '... existing code ...' marker, and read as one piece it "
+            f"would delete {', '.join(repr(g) for g in gone[:3])}, which it does not show",
+            lines=[],
+            tier="lazy",
+        )
 
 
 __all__ = ["STRUCTURE_CONFIDENCE", "SnippetMerge", "merge_lazy"]

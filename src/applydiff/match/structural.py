@@ -523,8 +523,11 @@ class _Merge:
         # A changed definition rewrites some of its lines; one that drops more lines than a
         # third of what it shows (or MAX_UNSHOWN) most likely left them out by mistake.
         shown = sum(1 for x in new if x.strip())
-        allowed = 0 if d.open_end else min(MAX_UNSHOWN, max(3, shown // 3))
-        if len(gone) > allowed:
+        allowed = min(MAX_UNSHOWN, max(3, shown // 3))
+        last = max((r for r in range(b.start, b.close + 1) if self.bare[r].strip()), default=-1)
+        # An indented definition the snippet ends with may just stop being shown: it must
+        # reach the definition's last line.
+        if len(gone) > allowed or (d.open_end and last in gone):
             raise Ambiguous(
                 f"snippet line {d.first + 1}: shown without a marker, it would delete "
                 f"{len(gone)} lines of the file's definition (lines {b.start + 1}-{b.close + 1}) "
@@ -916,6 +919,19 @@ class _Merge:
         return "".join(out)
 
 
+def definition_names(
+    lines: list[str], syntax: Syntax, outline: Outline | None = None
+) -> Counter[str]:
+    """How many definitions of each identity ``lines`` hold (named ones only)."""
+    found = outline if outline is not None else scan(lines, syntax)
+    names: Counter[str] = Counter()
+    for b in _definitions(lines, found, syntax):
+        key = identity(header_text(lines, b), syntax, b.kind)
+        if key:
+            names[key] += 1
+    return names
+
+
 def _definitions(lines: list[str], outline: Outline, syntax: Syntax) -> list[Block]:
     """The definitions of a text: per line, the block starting there that reaches furthest;
     a block on one line only when it is a definition (``.c { margin: 0; }``, ``function
@@ -1021,4 +1037,4 @@ def _blanks_between(items: list[Item], a: Item | None, b: Item | None) -> list[s
     return ["" for x in items if lo.last < x.first < hi.first and x.kind == "blank"]
 
 
-__all__ = ["MAX_UNSHOWN", "StructuralResult", "merge_by_definitions"]
+__all__ = ["MAX_UNSHOWN", "StructuralResult", "definition_names", "merge_by_definitions"]
