@@ -456,6 +456,266 @@ router.post("/users", async (req, res) => {
     ),
 )
 
+TODO_TSX = """import { useState } from "react";
+
+export default function TodoApp() {
+  const [items, setItems] = useState<string[]>([]);
+  const [text, setText] = useState("");
+
+  function add() {
+    setItems([...items, text]);
+    setText("");
+  }
+
+  return (
+    <div className="todo">
+      <input value={text} onChange={(e) => setText(e.target.value)} />
+      <button onClick={add}>Add</button>
+      <ul>
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+"""
+
+case(
+    "tsx_jsx_markers_and_closers",
+    "src/TodoApp.tsx",
+    TODO_TSX,
+    """export default function TodoApp() {
+  // ... existing code ...
+
+  return (
+    <div className="todo">
+      {/* ... existing code ... */}
+      <ul>
+        {items.map((item) => (
+          <li key={item} className="todo-item">
+            {item}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+""",
+    TODO_TSX.replace(
+        "          <li key={item}>{item}</li>\n",
+        '          <li key={item} className="todo-item">\n            {item}\n          </li>\n',
+    ),
+)
+
+CONFIG_YAML = """name: ci
+on:
+  push:
+    branches: [main]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: make test
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: make lint
+"""
+
+case(
+    "yaml_job_changed",
+    ".github/workflows/ci.yml",
+    CONFIG_YAML,
+    """# ... existing config ...
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: make lint
+      - run: make typecheck
+""",
+    CONFIG_YAML + "      - run: make typecheck\n",
+)
+
+USER_JAVA = """package app;
+
+import java.util.List;
+
+public class UserService {
+    private final UserRepository repo;
+
+    public UserService(UserRepository repo) {
+        this.repo = repo;
+    }
+
+    public List<User> all() {
+        return repo.findAll();
+    }
+
+    public User byId(long id) {
+        return repo.findById(id).orElseThrow();
+    }
+}
+"""
+
+case(
+    "java_method_added_in_class",
+    "src/main/java/app/UserService.java",
+    USER_JAVA,
+    """public class UserService {
+    // ... existing code ...
+
+    public void delete(long id) {
+        repo.deleteById(id);
+    }
+}
+""",
+    USER_JAVA.replace(
+        "        return repo.findById(id).orElseThrow();\n    }\n}\n",
+        "        return repo.findById(id).orElseThrow();\n    }\n\n"
+        "    public void delete(long id) {\n        repo.deleteById(id);\n    }\n}\n",
+    ),
+)
+
+PARSER_C = """#include <stdio.h>
+#include <string.h>
+
+static int count_words(const char *s)
+{
+\tint n = 0;
+\tint in = 0;
+\tfor (; *s; s++) {
+\t\tif (*s == ' ') {
+\t\t\tin = 0;
+\t\t} else if (!in) {
+\t\t\tin = 1;
+\t\t\tn++;
+\t\t}
+\t}
+\treturn n;
+}
+
+int main(void)
+{
+\tprintf("%d\\n", count_words("a b c"));
+\treturn 0;
+}
+"""
+
+case(
+    "c_function_changed_tabs",
+    "src/words.c",
+    PARSER_C,
+    """/* ... existing code ... */
+static int count_words(const char *s)
+{
+\tint n = 0;
+\tint in = 0;
+\tfor (; *s; s++) {
+\t\tif (*s == ' ' || *s == '\\t') {
+\t\t\tin = 0;
+\t\t} else if (!in) {
+\t\t\tin = 1;
+\t\t\tn++;
+\t\t}
+\t}
+\treturn n;
+}
+/* ... existing code ... */
+""",
+    PARSER_C.replace("if (*s == ' ') {", "if (*s == ' ' || *s == '\\t') {"),
+)
+
+PAGE_HTML = """<!DOCTYPE html>
+<html>
+  <head>
+    <title>Shop</title>
+  </head>
+  <body>
+    <nav id="top">
+      <a href="/">Home</a>
+      <a href="/cart">Cart</a>
+    </nav>
+    <section id="products">
+      <h2>Products</h2>
+    </section>
+  </body>
+</html>
+"""
+
+case(
+    "html_nav_link_added",
+    "public/index.html",
+    PAGE_HTML,
+    """<!-- ... -->
+    <nav id="top">
+      <a href="/">Home</a>
+      <a href="/cart">Cart</a>
+      <a href="/account">Account</a>
+    </nav>
+<!-- ... -->
+""",
+    PAGE_HTML.replace(
+        '      <a href="/cart">Cart</a>\n',
+        '      <a href="/cart">Cart</a>\n      <a href="/account">Account</a>\n',
+    ),
+)
+
+THEME_SCSS = """$primary: #336699;
+
+.button {
+  color: $primary;
+
+  &:hover {
+    color: darken($primary, 10%);
+  }
+}
+
+.link {
+  color: $primary;
+}
+"""
+
+case(
+    "scss_nested_rule_changed",
+    "styles/theme.scss",
+    THEME_SCSS,
+    """// ... existing code ...
+.button {
+  // ... existing code ...
+  &:hover {
+    color: darken($primary, 20%);
+    text-decoration: underline;
+  }
+}
+""",
+    THEME_SCSS.replace(
+        "    color: darken($primary, 10%);\n",
+        "    color: darken($primary, 20%);\n    text-decoration: underline;\n",
+    ),
+)
+
+case(
+    "python_decorated_function_whole",
+    "app/service.py",
+    SERVICE_PY,
+    """class Service:
+    def __init__(self, client, timeout=5):
+        self.client = client
+        self.timeout = timeout
+
+    # ... existing methods ...
+""",
+    SERVICE_PY.replace(
+        "    def __init__(self, client):\n        self.client = client\n",
+        "    def __init__(self, client, timeout=5):\n        self.client = client\n"
+        "        self.timeout = timeout\n",
+    ),
+)
+
 # Today's refusals among the cases: allowed (never a wrong file), listed so a fix shows.
 REFUSED_TODAY: set[str] = set()
 
@@ -469,3 +729,35 @@ def test_written_shape(name):
         return
     assert cs.ok, cs.errors[0].error.message
     assert cs.texts()[path] == after
+
+
+# Snippets no careful reader could place for sure: each must be refused.
+MUST_REFUSE: dict[str, tuple[str, str, str]] = {
+    "class_shown_without_a_method_and_no_marker": (
+        "src/main/java/app/UserService.java",
+        USER_JAVA,
+        USER_JAVA.replace(
+            "    public List<User> all() {\n        return repo.findAll();\n    }\n\n", ""
+        ).replace("orElseThrow()", "orElse(null)"),
+    ),
+    "method_twin_in_two_classes": (
+        "src/registry.rs",
+        LIB_RS + "\nimpl Other {\n    pub fn new() -> Self {\n        Other\n    }\n}\n",
+        "// ... existing code ...\n    pub fn new() -> Self {\n        Self::default()\n    }\n"
+        "// ... existing code ...\n",
+    ),
+    "element_id_changed_beside_the_old_one": (
+        "public/index.html",
+        PAGE_HTML,
+        '<!-- ... -->\n    <section id="catalog">\n      <h2>Products</h2>\n    </section>\n'
+        "<!-- ... -->\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MUST_REFUSE))
+def test_written_shape_refused(name):
+    path, before, snippet = MUST_REFUSE[name]
+    cs = apply_ops([Lazy(path, snippet)], {path: before})
+    assert not cs.ok, cs.texts()[path]
+    assert cs.errors[0].error.code in ("ambiguous", "no_match")
