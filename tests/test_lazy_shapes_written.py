@@ -716,8 +716,104 @@ case(
     ),
 )
 
+MAIN_KT = """package app
+
+import android.os.Bundle
+
+class MainActivity : AppCompatActivity() {
+    override fun onCreate(savedInstanceState: Bundle?) {
+        super.onCreate(savedInstanceState)
+        setContentView(R.layout.main)
+    }
+
+    fun greet(name: String): String {
+        return "Hello, $name"
+    }
+}
+"""
+
+case(
+    "kotlin_function_changed",
+    "app/src/main/java/app/MainActivity.kt",
+    MAIN_KT,
+    """// ... existing code ...
+    fun greet(name: String): String {
+        return "Hello, ${name.trim()}!"
+    }
+// ... existing code ...
+""",
+    MAIN_KT.replace('"Hello, $name"', '"Hello, ${name.trim()}!"'),
+)
+
+case(
+    "css_rule_appended_after_marker",
+    "styles/main.css",
+    STYLES,
+    """/* ... existing styles ... */
+
+.badge {
+  font-size: 12px;
+}
+""",
+    STYLES + "\n.badge {\n  font-size: 12px;\n}\n",
+)
+
+UTIL_JS = """export function slug(s) {
+  return s.toLowerCase().replace(/\\s+/g, "-");
+}
+
+export function title(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+"""
+
+case(
+    "js_markerless_whole_file",
+    "src/util.js",
+    UTIL_JS,
+    """export function slug(s) {
+  return s.trim().toLowerCase().replace(/\\s+/g, "-");
+}
+
+export function title(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+""",
+    UTIL_JS.replace("s.toLowerCase()", "s.trim().toLowerCase()"),
+)
+
+case(
+    "tsx_hook_added_inside_component",
+    "src/TodoApp.tsx",
+    TODO_TSX,
+    """import { useEffect, useState } from "react";
+
+export default function TodoApp() {
+  const [items, setItems] = useState<string[]>([]);
+  const [text, setText] = useState("");
+
+  useEffect(() => {
+    document.title = `${items.length} todos`;
+  }, [items]);
+
+  // ... existing code ...
+}
+""",
+    TODO_TSX.replace(
+        'import { useState } from "react";', 'import { useEffect, useState } from "react";'
+    ).replace(
+        '  const [text, setText] = useState("");\n',
+        '  const [text, setText] = useState("");\n\n  useEffect(() => {\n'
+        "    document.title = `${items.length} todos`;\n  }, [items]);\n",
+    ),
+)
+
 # Today's refusals among the cases: allowed (never a wrong file), listed so a fix shows.
-REFUSED_TODAY: set[str] = set()
+REFUSED_TODAY: set[str] = {
+    # New statements (a useEffect call) shown before a marker, where the file has a
+    # definition: inserted before it, or replacing it? Both merges refuse.
+    "tsx_hook_added_inside_component",
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -754,3 +754,16 @@ def test_lines_in_a_row_at_several_places_cannot_hide_an_edit():
     with pytest.raises(Ambiguous) as e:
         merged("x.js", text, snippet)
     assert "stand in the file at 2 places" in e.value.message
+
+
+def test_more_names_from_an_imported_module_change_that_import():
+    text = (
+        'import { useState } from "react";\nimport x from "./x";\n\n'
+        "function A() {\n  return 1;\n}\n"
+    )
+    snippet = 'import { useEffect, useState } from "react";\n// ... existing code ...\n'
+    out, _ = merged("a.jsx", text, snippet)
+    assert out == text.replace("{ useState }", "{ useEffect, useState }")
+    py = "from typing import Any\nimport os\n\n\ndef f():\n    return 1\n"
+    out, _ = merged("m.py", py, "from typing import Any, Dict\n# ... existing code ...\n")
+    assert out == py.replace("import Any\n", "import Any, Dict\n")

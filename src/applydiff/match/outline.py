@@ -626,7 +626,7 @@ _MODIFIERS = re.compile(
     r"declare|readonly)\s+)+"
 )
 _KINDS = (
-    r"class|struct|enum|interface|trait|impl|fn|function\*?|def|func|type|module|namespace|"
+    r"class|struct|enum|interface|trait|impl|fn|fun|function\*?|def|func|type|module|namespace|"
     r"object|record|union|protocol|extension|mod|macro_rules!"
 )
 _DEFINITION = re.compile(rf"^(?P<kind>{_KINDS})\b\s*(?P<rest>.*)", re.S)

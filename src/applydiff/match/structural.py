@@ -824,14 +824,31 @@ class _Merge:
         if not new:
             return []
         rows: dict[str, int] = {}
+        sources: dict[str, list[int]] = {}  # what an import takes from -> its lines
         for r, y in enumerate(self.bare):
             if y[:1] in " \t":
                 continue  # an import inside a function is not the file's imports
             m = pattern.match(y)
             if m and r in self.file.code:
                 rows[m.group("kind") or m.group("req") or ""] = r
+                if (source := _import_source(y)) is not None:
+                    sources.setdefault(source, []).append(r)
         edits = []
         for order, (kind, line) in enumerate(new):
+            same = sources.get(_import_source(line) or "", [])
+            if len(same) == 1:
+                # More names from a module the file imports already: that import, changed
+                # (adding the line beside it would import the first names twice).
+                edits.append(_Edit(same[0], same[0] + 1, [line], order=-1000 + order))
+                continue
+            if len(same) > 1:
+                raise Ambiguous(
+                    f"the new import {line!r} takes from a module the file imports on "
+                    f"{len(same)} lines ({', '.join(str(r + 1) for r in same)}); show the "
+                    "import lines as they should be, with the line after them",
+                    lines=[r + 1 for r in same],
+                    tier="lazy",
+                )
             if kind in rows:
                 at = rows[kind] + 1
             elif rows:
@@ -993,6 +1010,21 @@ def _closes_at_its_level(lines: list[str], b: Block) -> bool:
     if not closer.lstrip().startswith(("}", ")", "]", "</")):
         return True
     return _indentation(closer) == _indentation(lines[b.start])
+
+
+# What an import line takes from: JS "from 'x'" / require('x'), Python "from x import",
+# Rust "use a::b::{...}".
+_SOURCE = re.compile(
+    r"""\bfrom\s+(['"])(?P<js>[^'"]+)\1|\brequire\(\s*(['"])(?P<req>[^'"]+)\3"""
+    r"|^from\s+(?P<py>[\w.]+)\s+import\b|^use\s+(?P<rs>[\w:]+)::\{"
+)
+
+
+def _import_source(line: str) -> str | None:
+    m = _SOURCE.search(line.strip())
+    if m is None:
+        return None
+    return next(g for g in (m.group("js"), m.group("req"), m.group("py"), m.group("rs")) if g)
 
 
 def _runs(items: list[Item]) -> list[Item]:
