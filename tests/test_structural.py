@@ -767,3 +767,60 @@ def test_more_names_from_an_imported_module_change_that_import():
     py = "from typing import Any\nimport os\n\n\ndef f():\n    return 1\n"
     out, _ = merged("m.py", py, "from typing import Any, Dict\n# ... existing code ...\n")
     assert out == py.replace("import Any\n", "import Any, Dict\n")
+
+
+# -- item 8: a blank line before a marker stands for itself --------------------------------------
+
+
+def test_a_blank_line_before_a_marker_stands_for_itself_in_the_line_merge():
+    text = (
+        "jobs:\n  test:\n    steps:\n      - run: make test\n"
+        "  build:\n    steps:\n      - run: make\n"
+    )
+    snippet = (
+        "# ... existing jobs ...\n      - run: make test\n\n  e2e:\n    steps:\n"
+        "      - run: make e2e\n\n  # ... existing jobs ...\n"
+    )
+    out, _ = merge_snippet(text, snippet)
+    assert out == text.replace(
+        "      - run: make test\n",
+        "      - run: make test\n\n  e2e:\n    steps:\n      - run: make e2e\n\n",
+    )
+
+
+def test_new_imports_at_the_top_keep_the_blank_line_shown_after_them():
+    css = ":root {\n  --x: 1;\n}\n"
+    snippet = '@import url("a.css");\n\n/* ... existing styles ... */\n'
+    out, _ = merged("site.css", css, snippet)
+    assert out == '@import url("a.css");\n\n' + css
+
+
+def test_system_and_project_includes_are_two_kinds():
+    text = (
+        '#include <stdio.h>\n#include <string.h>\n\n#include "buffer.h"\n\n'
+        "int f(void)\n{\n\treturn 0;\n}\n"
+    )
+    out, _ = merged("b.c", text, "#include <unistd.h>\n/* ... existing code ... */\n")
+    assert out == text.replace(
+        "#include <string.h>\n", "#include <string.h>\n#include <unistd.h>\n"
+    )
+
+
+def test_two_new_definitions_in_a_row_keep_the_blank_lines_shown():
+    text = ".a {\n  x: 1;\n}\n"
+    snippet = "/* ... */\n.a {\n  x: 1;\n}\n\n.b {\n  y: 2;\n}\n\n.c {\n  z: 3;\n}\n"
+    out, _ = merged("s.css", text, snippet)
+    assert out == text + "\n.b {\n  y: 2;\n}\n\n.c {\n  z: 3;\n}\n"
+
+
+def test_a_shown_method_keeps_its_own_closers_depth():
+    text = "impl A {\n    fn f(&self) -> u8 {\n        self.x\n    }\n}\n"
+    snippet = (
+        "// ... existing code ...\n    fn f(&self) -> u8 {\n        let y = self.x;\n"
+        "        if y > 1 {\n            warn();\n        }\n        y\n    }\n}\n"
+    )
+    out, _ = merged("a.rs", text, snippet)
+    assert out == text.replace(
+        "        self.x\n",
+        "        let y = self.x;\n        if y > 1 {\n            warn();\n        }\n        y\n",
+    )

@@ -30,13 +30,17 @@ _CODE_NOUN = (
     r"param|argument|state|hook|effect|endpoint|route|handler|column|table|index|rule|style|"
     r"styles|selector|test|tests|case|component|section|type|interface|enum|struct|trait|impl|"
     r"constant|variable|helper|check|validation|logic|option|config|key|export|module|"
-    r"dependency|attribute|element|button|block|call|loop|query|migration|listener|event"
+    r"dependency|attribute|element|button|block|call|loop|query|migration|listener|event|"
+    r"log|logs|logging|retry|retries|cache|caching|guard|support|badge|variant|variants"
 )
 _NARRATION = re.compile(
     rf"^(?:(?:{_PAST_VERB})\b"
-    # "Add a retry helper method": adding a named kind of code is the edit itself.
+    # "Add a retry helper method": adding a named kind of code is the edit itself; so is
+    # adding "a"/"an" anything ("Add a sale badge ..."), or "New method: ...".
     rf"|(?:add|adding|introduce|introducing)\s+(?:(?:a|an|the|new)\s+)*(?:[\w-]+\s+){{0,3}}"
     rf"(?:{_CODE_NOUN})s?\b"
+    r"|(?:add|adding)\s+(?:a|an)\s+\w"
+    rf"|new\s+(?:{_CODE_NOUN})s?\s*:"
     rf"|(?:{_CHANGE_VERB})(?:ed|s|ing)?\b(?=.*\b(?:{_CODE_NOUN})s?\b)"
     r"(?=.*\b(?:new|existing|now|here|instead|to\s+[A-Z_]\w*|to\s+(?:use|support|handle|"
     r"retry|include|accept|return|call)|for\s+(?:the\s+)?[A-Z_]\w*|the\s+\w+\s+to)\b)"

@@ -66,7 +66,8 @@ _IMPORTS = {
     "jsx": re.compile(
         r"^(?P<kind>import)\b|^(?:const|let|var)\s+[\w{}\s,]+=\s*(?P<req>require)\s*\("
     ),
-    "c": re.compile(r"^(?P<kind>#\s*include|use|using|import|package)\b"),
+    # '#include <...>' and '#include "..."' are two kinds: system headers, then the project's.
+    "c": re.compile(r"^(?P<kind>#\s*include\s*[<\"]|use\b|using\b|import\b|package\b)"),
     "go": re.compile(r"^(?P<kind>import)\b"),
     "css": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
     "scss": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
@@ -404,8 +405,10 @@ class _Merge:
         """``new`` with each line that is the file's (whitespace aside) written as the file
         has it, and each other line indented as the file indents the lines the snippet
         indented the same way (a model retyping tabs as spaces changes neither)."""
-        keys_old = [" ".join(x.split()) for x in old]
-        keys_new = [" ".join(x.split()) for x in new]
+        # A line is the same line when its words and its depth (the rank of its indentation
+        # among the side's indentations) agree: a retyped indentation keeps its rank, and a
+        # new method's '}' is not the class's '}'.
+        keys_old, keys_new = _depth_keys(old), _depth_keys(new)
         pairs = [
             (i, j)
             for tag, i1, i2, j1, j2 in diff.opcodes(keys_old, keys_new)
@@ -589,7 +592,10 @@ class _Merge:
                         lines=[at + 1],
                         tier="lazy",
                     )
-            gap = _blanks_between(items, before, d)
+            # The blank lines the snippet shows right before it (another new definition
+            # between brings its own).
+            previous = next((x for x in reversed(items[:k]) if x.kind != "blank"), before)
+            gap = _blanks_between(items, previous, d)
             return _Edit(at, at, gap + self._shift(lead + body, before), order=d.first)
         if after is not None and not between_after:
             at = self._start_of(after)
@@ -599,8 +605,8 @@ class _Merge:
             # definition after it; before it, the blank lines the snippet shows.
             while at > 0 and not self.bare[at - 1].strip():
                 at -= 1
-            previous = next((x for x in reversed(items[:k]) if x.kind != "blank"), None)
-            gap = _blanks_between(items, previous, d)
+            preceding = next((x for x in reversed(items[:k]) if x.kind != "blank"), None)
+            gap = _blanks_between(items, preceding, d)
             return _Edit(at, at, gap + self._shift(lead + body, after), order=d.first)
         # At the ends of this scope only a definition at the scope's own level (not one of
         # markup's elements at a file's end, past its root).
@@ -856,6 +862,17 @@ class _Merge:
             else:
                 at = self._top()
             edits.append(_Edit(at, at, [line], order=-1000 + order))
+        if not rows and edits and self.bare[edits[-1].start : edits[-1].start + 1] != [""]:
+            # New imports at the top of a file that had none: the blank line the snippet shows
+            # after them stands for itself (issue 17, item 8).
+            last_import = max(x.last for x in items if x.kind == "import")
+            after = next((x for x in items if x.first > last_import and x.kind != "blank"), None)
+            if (
+                after is not None
+                and after.first > last_import + 1
+                and edits[-1].start < len(self.bare)
+            ):
+                edits[-1].lines.append("")
         return edits
 
     def _top(self) -> int:
@@ -1056,6 +1073,15 @@ def _runs(items: list[Item]) -> list[Item]:
         else:
             out.append(Item("context", x.first, x.last))
     return out
+
+
+def _depth_keys(lines: list[str]) -> list[str]:
+    widths = sorted({len(_indentation(x).expandtabs(8)) for x in lines if x.strip()})
+    rank = {w: k for k, w in enumerate(widths)}
+    return [
+        f"{rank[len(_indentation(x).expandtabs(8))]}|{' '.join(x.split())}" if x.strip() else ""
+        for x in lines
+    ]
 
 
 def _indentation(line: str) -> str:

@@ -81,6 +81,7 @@ def merge_snippet(
         # No marker at all, and the file's own first and last lines: the whole file.
         whole = last == 1 and top and bottom
         placed = place(Placing(seg, seg.name(k), index, cursor, False, top, bottom, whole))
+        placed.blank_after = seg.blank_after
         placements.append(placed)
         cursor = placed.end
     merged = assemble(file_lines, placements, text)

@@ -31,6 +31,7 @@ class Placement:
     lines: list[str]
     same: dict[int, int] = field(default_factory=dict)
     exact: bool = True  # False: placed with whitespace ignored (its lines re-indented)
+    blank_after: int = 0  # blank lines the snippet shows after it, before a marker
 
 
 @dataclass(frozen=True)

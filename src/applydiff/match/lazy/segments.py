@@ -23,6 +23,9 @@ class Segment:
     # The indentation of the comment marker after it (None: none, or a bare "..."): a
     # marker left of the segment's last line says the segment showed its block to the end.
     after_indent: int | None = None
+    # Blank lines between its last line and the marker after it: they stand for themselves
+    # (issue 17, item 8).
+    blank_after: int = 0
 
     def name(self, k: int) -> str:
         head = next((x.strip() for x in self.lines if x.strip()), "")
@@ -93,6 +96,10 @@ def _segment(lines: list[str], start: int, open_after: bool) -> Segment:
     while lines and not lines[0].strip():
         lines = lines[1:]
         first += 1
+    blank_after = 0
     while lines and not lines[-1].strip():
         lines = lines[:-1]
-    return Segment(list(lines), first + 1, False, open_after)
+        blank_after += 1
+    return Segment(
+        list(lines), first + 1, False, open_after, blank_after=blank_after if open_after else 0
+    )

@@ -25,6 +25,16 @@ def assemble(file_lines: list[str], placements: list[Placement], text: str) -> s
                 )
                 continue
             out.append(line + eol)
+        if (
+            pl.blank_after
+            and pl.lines
+            and len(pl.lines) - 1 not in pl.same
+            and pl.end < len(file_lines)
+            and file_lines[pl.end].strip()
+        ):
+            # New lines end the segment, a blank line then a marker follow them in the
+            # snippet, and the file goes on right there: the blank line stands for itself.
+            out += [eol] * pl.blank_after
         at = max(at, pl.end)
     rest = file_lines[at:]
     out += rest
