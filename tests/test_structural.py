@@ -824,3 +824,21 @@ def test_a_shown_method_keeps_its_own_closers_depth():
         "        self.x\n",
         "        let y = self.x;\n        if y > 1 {\n            warn();\n        }\n        y\n",
     )
+
+
+def test_new_imports_then_a_marker_then_other_changes():
+    from applydiff import Lazy, apply_ops
+
+    text = (
+        "import os\n\n\ndef run(path):\n    data = open(path).read()\n"
+        "    return data.strip()\n\n\ndef other():\n    return 0\n"
+    )
+    snippet = (
+        "import json\n# ... existing code ...\n    data = open(path).read()\n"
+        "    return json.loads(data)\n\n\ndef other():\n"
+    )
+    cs = apply_ops([Lazy("m.py", snippet)], {"m.py": text})
+    assert cs.ok, cs.errors
+    assert cs.texts()["m.py"] == text.replace("import os\n", "import os\nimport json\n").replace(
+        "return data.strip()", "return json.loads(data)"
+    )

@@ -41,6 +41,7 @@ _NARRATION = re.compile(
     rf"(?:{_CODE_NOUN})s?\b"
     r"|(?:add|adding)\s+(?:a|an)\s+\w"
     rf"|new\s+(?:{_CODE_NOUN})s?\s*:"
+    rf"|new\s+(?:[\w().-]+\s+){{0,2}}(?:{_CODE_NOUN})s?\b(?=.*\b(?:used|for|to|that)\b)"
     rf"|(?:{_CHANGE_VERB})(?:ed|s|ing)?\b(?=.*\b(?:{_CODE_NOUN})s?\b)"
     r"(?=.*\b(?:new|existing|now|here|instead|to\s+[A-Z_]\w*|to\s+(?:use|support|handle|"
     r"retry|include|accept|return|call)|for\s+(?:the\s+)?[A-Z_]\w*|the\s+\w+\s+to)\b)"

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 from ..errors import Ambiguous, NoMatch
 from ..text import split_lines
+from .elision import is_marker
 from .lazy import has_markers, merge_snippet
 from .narration import drop_narration
 from .outline import Outline, Syntax, scan, syntax_for
-from .structural import definition_names, merge_by_definitions
+from .structural import definition_names, is_import, merge_by_definitions
 
 # The confidence of a merge by definitions: every definition it places is matched by name,
 # but the lines between were not compared one by one.
@@ -66,6 +67,7 @@ def _merge_lazy(
     if syntax is not None and not keep_narration:
         file_lines = {x.rstrip() for x in split_lines(text)}
         snippet, notes = drop_narration(snippet, file_lines, syntax)
+
     # The file's outline, read once if either merge needs it.
     def read() -> Outline:
         if not cached:
@@ -91,10 +93,41 @@ def _merge_lazy(
                 path, text, snippet, lambda t, s: merge_snippet(t, s, path=path)[0], read
             )
         except (NoMatch, Ambiguous):
-            raise line_error from None
+            split = _imports_then_rest(snippet, syntax)
+            if split is None:
+                raise line_error from None
+            # New imports, a marker, then the rest (item 3): the imports go with the
+            # file's, then the rest is merged into that, by lines or by definitions.
+            imports, rest = split
+            try:
+                with_imports, _ = merge_by_definitions(path, text, imports, _no_lines)
+                merged, _ = _merge_lazy(path, with_imports, rest, keep_narration=True)
+            except (NoMatch, Ambiguous):
+                raise line_error from None
+            return merged, SnippetMerge("structure", 1, 1, STRUCTURE_CONFIDENCE, tuple(notes))
     return merged, SnippetMerge(
         "structure", placed.first_line, placed.last_line, STRUCTURE_CONFIDENCE, tuple(notes)
     )
+
+
+def _imports_then_rest(snippet: str, syntax: Syntax) -> tuple[str, str] | None:
+    """``(imports and the marker after them, the rest from that marker)`` when the snippet
+    starts with import lines (and blank lines) followed by a marker and more; else None."""
+    lines = snippet.split("\n")
+    first_marker = next((k for k, x in enumerate(lines) if is_marker(x)), None)
+    head = lines[:first_marker] if first_marker is not None else []
+    if first_marker is None or not any(x.strip() for x in head):
+        return None
+    if not all(not x.strip() or is_import(x, syntax) for x in head):
+        return None
+    rest = lines[first_marker:]
+    if not any(x.strip() and not is_marker(x) for x in rest):
+        return None  # imports and markers only: the merge by definitions took it already
+    return "\n".join([*head, lines[first_marker]]) + "\n", "\n".join(rest)
+
+
+def _no_lines(text: str, snippet: str) -> str:
+    raise NoMatch("imports only: no definition to merge by lines", closest=[])
 
 
 def _keeps_unshown_definitions(

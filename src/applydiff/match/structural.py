@@ -953,6 +953,12 @@ class _Merge:
         return "".join(out)
 
 
+def is_import(line: str, syntax: Syntax) -> bool:
+    """Whether ``line`` is an import line of the file's language, at the left edge."""
+    pattern = _IMPORTS.get(syntax.name)
+    return pattern is not None and pattern.match(line) is not None
+
+
 def definition_names(
     lines: list[str], syntax: Syntax, outline: Outline | None = None
 ) -> Counter[str]:
@@ -1095,4 +1101,10 @@ def _blanks_between(items: list[Item], a: Item | None, b: Item | None) -> list[s
     return ["" for x in items if lo.last < x.first < hi.first and x.kind == "blank"]
 
 
-__all__ = ["MAX_UNSHOWN", "StructuralResult", "definition_names", "merge_by_definitions"]
+__all__ = [
+    "MAX_UNSHOWN",
+    "StructuralResult",
+    "definition_names",
+    "is_import",
+    "merge_by_definitions",
+]
