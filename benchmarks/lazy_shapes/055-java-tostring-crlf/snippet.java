@@ -1,0 +1,6 @@
+    // ... existing code ...
+    @Override
+    public String toString() {
+        return amount.toPlainString() + " " + currency.getCurrencyCode();
+    }
+}

@@ -1,0 +1,7 @@
+/* ... existing code ... */
+	buffer_free(&buf);
+	if (opts->verbose)
+		fprintf(stderr, "tool: done\n");
+	return 0;
+}
+/* ... existing code ... */
