@@ -53,6 +53,9 @@ MAX_UNSHOWN = 20
 # A new definition's first line this similar to the file's line where it goes looks like a
 # changed copy of it (as the line merge's guard has it).
 CHANGED_COPY = 0.6
+# An element's start tag this similar to the file's element there is that element with an
+# attribute edited (an id, a class), whatever its body shows.
+CHANGED_ELEMENT = 0.85
 
 # (file text, snippet) -> merged text: the line merge, used within one definition.
 LineMerge = Callable[[str, str], str]
@@ -69,6 +72,8 @@ _IMPORTS = {
     # '#include <...>' and '#include "..."' are two kinds: system headers, then the project's.
     "c": re.compile(r"^(?P<kind>#\s*include\s*[<\"]|use\b|using\b|import\b|package\b)"),
     "go": re.compile(r"^(?P<kind>import)\b"),
+    # A Vue or Svelte component's <script> imports, at the left edge as they are written.
+    "markup": re.compile(r"^(?P<kind>import)\s+[\w{*]"),
     "css": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
     "scss": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
 }
@@ -648,21 +653,13 @@ class _Merge:
             r = self._def_closing_at.get(r, r)
         ours = " ".join(self.lines[d.block.start].split())
         theirs = " ".join(self.bare[r].split())
-        if Indel.normalized_similarity(ours, theirs) < CHANGED_COPY:
+        similarity = Indel.normalized_similarity(ours, theirs)
+        if similarity < CHANGED_COPY:
             return
-        there = self._def_starting_at.get(r)
-        body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
-        file_body = (
-            []
-            if there is None
-            else [" ".join(x.split()) for x in self.bare[there.start + 1 : there.close + 1]]
-        )
-        telling = [x for x in body if len(re.sub(r"\W", "", x)) >= 4]
-        if telling:
-            # Most of what it holds is what the file's definition holds: an edited copy.
-            same_body = 2 * sum(x in set(file_body) for x in telling) >= len(telling)
+        if d.block.kind.startswith("<") and similarity >= CHANGED_ELEMENT:
+            same_body = True  # an element's start tag with an attribute edited: its body too
         else:
-            same_body = body == file_body
+            same_body = self._same_body(d, r)
         if same_body:
             raise Ambiguous(
                 f"snippet line {d.first + 1}: {ours[:60]!r} is not in the file, and it stands "
@@ -672,6 +669,22 @@ class _Merge:
                 lines=[r + 1],
                 tier="lazy",
             )
+
+    def _same_body(self, d: Item, r: int) -> bool:
+        """Whether a new definition's body is mostly the body of the file's definition that
+        starts at line ``r`` (an edited copy of it)."""
+        assert d.block is not None
+        there = self._def_starting_at.get(r)
+        body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
+        file_body = (
+            []
+            if there is None
+            else [" ".join(x.split()) for x in self.bare[there.start + 1 : there.close + 1]]
+        )
+        telling = [x for x in body if len(re.sub(r"\W", "", x)) >= 4]
+        if telling:
+            return 2 * sum(x in set(file_body) for x in telling) >= len(telling)
+        return body == file_body
 
     def _adjacent(
         self, items: list[Item], k: int, at: int, header: str, before: bool = False
