@@ -842,3 +842,15 @@ def test_new_imports_then_a_marker_then_other_changes():
     assert cs.texts()["m.py"] == text.replace("import os\n", "import os\nimport json\n").replace(
         "return data.strip()", "return json.loads(data)"
     )
+
+
+def test_a_renamed_definition_the_snippet_stops_showing_is_a_changed_copy():
+    text = (
+        "def start():\n    log('start')\n\n\n"
+        "def install_handler():\n    global handler\n    if handler is None:\n"
+        "        handler = make()\n"
+    )
+    snippet = "# ...\n    log('start')\n\n\ndef install():\n    global handler\n"
+    with pytest.raises(Ambiguous) as e:
+        merged("m.py", text, snippet)
+    assert "looks like a changed copy" in e.value.message

@@ -654,9 +654,11 @@ class _Merge:
         ours = " ".join(self.lines[d.block.start].split())
         theirs = " ".join(self.bare[r].split())
         similarity = Indel.normalized_similarity(ours, theirs)
-        if similarity < CHANGED_COPY:
+        if similarity < CHANGED_COPY and not self._begins_like(d, r):
             return
-        if d.block.kind.startswith("<") and similarity >= CHANGED_ELEMENT:
+        if self._begins_like(d, r):
+            same_body = True  # it stops where the file's, renamed, begins the same way
+        elif d.block.kind.startswith("<") and similarity >= CHANGED_ELEMENT:
             same_body = True  # an element's start tag with an attribute edited: its body too
         else:
             same_body = self._same_body(d, r)
@@ -670,6 +672,18 @@ class _Merge:
                 tier="lazy",
             )
 
+    def _begins_like(self, d: Item, r: int) -> bool:
+        """An indented definition the snippet ends with, whose telling lines all begin the
+        body of the file's definition at line ``r``: that one, with its header changed."""
+        assert d.block is not None
+        there = self._def_starting_at.get(r)
+        if not d.open_end or there is None:
+            return False
+        body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
+        file_body = [" ".join(x.split()) for x in self.bare[there.start + 1 : there.close + 1]]
+        telling = [x for x in body if len(re.sub(r"\W", "", x)) >= 4]
+        return bool(telling) and body == file_body[: len(body)]
+
     def _same_body(self, d: Item, r: int) -> bool:
         """Whether a new definition's body is mostly the body of the file's definition that
         starts at line ``r`` (an edited copy of it)."""
@@ -681,6 +695,8 @@ class _Merge:
             if there is None
             else [" ".join(x.split()) for x in self.bare[there.start + 1 : there.close + 1]]
         )
+        if d.open_end and body and body == file_body[: len(body)]:
+            return True  # the snippet stops showing it: what it shows begins the file's
         telling = [x for x in body if len(re.sub(r"\W", "", x)) >= 4]
         if telling:
             return 2 * sum(x in set(file_body) for x in telling) >= len(telling)
