@@ -854,3 +854,25 @@ def test_a_renamed_definition_the_snippet_stops_showing_is_a_changed_copy():
     with pytest.raises(Ambiguous) as e:
         merged("m.py", text, snippet)
     assert "looks like a changed copy" in e.value.message
+
+
+def test_a_renamed_definition_with_the_files_comment_above_it_is_not_new():
+    text = (
+        'package p\n\nimport (\n\t"fmt"\n)\n\n'
+        "// Path returns the socket's file name.\nfunc (s Socket) Path() string {\n"
+        "\treturn fmt.Sprint(s.Dir)\n}\n"
+    )
+    snippet = (
+        "// Path returns the socket's file name.\nfunc (s Socket) PathNew() string {\n"
+        "\treturn fmt.Sprint(s.Dir, 1)\n}\n// ... existing code ...\n"
+    )
+    with pytest.raises(Ambiguous) as e:
+        merged("s.go", text, snippet)
+    assert "looks like file line 8" in e.value.message
+
+
+def test_a_new_function_at_the_top_goes_after_a_go_import_block():
+    text = 'package p\n\nimport (\n\t"fmt"\n)\n\nfunc A() {\n\tfmt.Println(1)\n}\n'
+    snippet = "func helper() int {\n\treturn 1\n}\n// ... existing code ...\n"
+    out, _ = merged("a.go", text, snippet)
+    assert out == text.replace(")\n\nfunc A", ")\n\nfunc helper() int {\n\treturn 1\n}\n\nfunc A")

@@ -617,6 +617,7 @@ class _Merge:
         # markup's elements at a file's end, past its root).
         top_level = self._scope_level(d) and (self.inner or not self.syntax.tags)
         if before is None and after is None and top_level and not self._unplaced(items):
+            self._not_like_any(d, lead)
             # Only markers (and blank lines) before it: it goes at the end; only markers after
             # it: at the top. Anything else shown on that side would say otherwise.
             rest_before = {x.kind for x in items[:k]} - {"blank"}
@@ -630,7 +631,9 @@ class _Merge:
                 return _Edit(at, at, ["", *lead, *body], order=d.first)
             if markers_after and not rest_before:
                 at = self._after_imports()
-                gap = [""] if at > 0 else []
+                if at < len(self.bare) and not self.bare[at].strip():
+                    at += 1  # after the blank line that ends the imports
+                gap = [""] if at > 0 and self.bare[at - 1].strip() else []
                 return _Edit(at, at, gap + lead + body + [""], order=d.first)
         raise Ambiguous(
             f"snippet line {d.first + 1}: {header[:60]!r} is new, and nothing right before or "
@@ -639,6 +642,28 @@ class _Merge:
             lines=[],
             tier="lazy",
         )
+
+    def _not_like_any(self, d: Item, lead: list[str]) -> None:
+        """A new definition put at a scope's end with nothing around it must not be a file
+        definition renamed: its comment lines are not the ones above a file definition, and
+        it is not one with a header much like its own and mostly its body."""
+        assert d.block is not None
+        ours = " ".join(self.lines[d.block.start].split())
+        shown_lead = [x.strip() for x in lead if x.strip()]
+        for b in self.file_defs:
+            theirs = " ".join(self.bare[b.start].split())
+            above = [x.strip() for x in self.bare[self._lead_start(b) : b.start] if x.strip()]
+            if (shown_lead and shown_lead == above) or (
+                Indel.normalized_similarity(ours, theirs) >= CHANGED_ELEMENT
+                and self._same_body(d, b.start)
+            ):
+                raise Ambiguous(
+                    f"snippet line {d.first + 1}: {ours[:60]!r} is not in the file, but it "
+                    f"looks like file line {b.start + 1} ({theirs[:60]!r}) changed: is it that "
+                    "one, or a new one? Show the unchanged lines next to it",
+                    lines=[b.start + 1],
+                    tier="lazy",
+                )
 
     def _not_a_changed_copy(self, d: Item, at: int, step: int) -> None:
         """A new definition put next to a file definition with a header much like its own
@@ -920,7 +945,8 @@ class _Merge:
         if pattern is not None:
             for r, y in enumerate(self.bare):
                 if pattern.match(y):
-                    last = r
+                    # An import over several lines (Go's 'import (' ... ')'): to its close.
+                    last = self.file.closing(r) or r
         return last + 1 if last >= 0 else self._top()
 
     def _check_lines(self, items: list[Item]) -> None:
