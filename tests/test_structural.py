@@ -876,3 +876,17 @@ def test_a_new_function_at_the_top_goes_after_a_go_import_block():
     snippet = "func helper() int {\n\treturn 1\n}\n// ... existing code ...\n"
     out, _ = merged("a.go", text, snippet)
     assert out == text.replace(")\n\nfunc A", ")\n\nfunc helper() int {\n\treturn 1\n}\n\nfunc A")
+
+
+def test_comment_lines_shown_after_a_marker_are_only_the_last_ones():
+    text = (
+        "class B {\n  /// Set the creator.\n  ///\n  /// Without it, a default is used\n"
+        "  /// that will build a layer.\n  B &setCreator(int c) {\n    x = c;\n    return *this;\n"
+        "  }\n};\n"
+    )
+    snippet = (
+        "  /* ... existing code ... */\n  /// that will build a layer.\n"
+        "  B &setCreator(int c) {\n    return *this;\n  }\n"
+    )
+    out, _ = merged("b.h", text, snippet)
+    assert out == text.replace("    x = c;\n", "")

@@ -387,6 +387,14 @@ class _Merge:
                 tier="lazy",
             )
         start = self._lead_start(b) if d.lead else header_start
+        if d.lead and d.lead < b.start - start:
+            # The snippet shows fewer comment lines above it than the file has: after a
+            # marker, or as the file's last ones, it shows only those; the lines above stay.
+            shown_lead = [" ".join(x.split()) for x in self.lines[d.first : d.first + d.lead]]
+            file_tail = [" ".join(x.split()) for x in self.bare[b.start - d.lead : b.start]]
+            after_marker = d.first > 0 and self.marker[d.first - 1]
+            if after_marker or shown_lead == file_tail:
+                start = b.start - d.lead
         body = self.lines[d.first : d.last + 1]
         lead = body[: d.lead]
         shown = body[d.lead :]
