@@ -890,3 +890,21 @@ def test_comment_lines_shown_after_a_marker_are_only_the_last_ones():
     )
     out, _ = merged("b.h", text, snippet)
     assert out == text.replace("    x = c;\n", "")
+
+
+def test_an_import_shown_between_two_of_the_files_takes_the_place_between_them():
+    text = (
+        '#include "a/None.h"\n#include "a/SmallVector.h"\n#include "a/Block.h"\n\n'
+        "int f(void)\n{\n\treturn 0;\n}\n"
+    )
+    snippet = (
+        '/* ... existing code ... */\n#include "a/None.h"\n#include "b/SmallVector.h"\n'
+        '#include "a/Block.h"\n/* ... existing code ... */\n'
+    )
+    out, _ = merged("m.h", text, snippet)
+    assert out == text.replace('"a/SmallVector.h"', '"b/SmallVector.h"')
+    added = snippet.replace(
+        '#include "b/SmallVector.h"\n', '#include "a/SmallVector.h"\n#include "c/New.h"\n'
+    )
+    out, _ = merged("m.h", text, added)
+    assert out == text.replace('#include "a/Block.h"', '#include "c/New.h"\n#include "a/Block.h"')

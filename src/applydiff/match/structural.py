@@ -281,6 +281,16 @@ class _Merge:
                     )
             last = x
 
+    @staticmethod
+    def _between_markers(items: list[Item], k: int) -> bool:
+        def side(step: int) -> bool:
+            j = k + step
+            while 0 <= j < len(items) and items[j].kind == "blank":
+                j += step
+            return 0 <= j < len(items) and items[j].kind == "marker"
+
+        return side(-1) and side(1)
+
     def _end_reliable(self, x: Item) -> bool:
         """Whether the snippet shows where item ``x`` ends in the file: not a definition
         whose closing line comes right after a marker (that closer may be a later one)."""
@@ -880,17 +890,22 @@ class _Merge:
             return []
         have = {" ".join(x.split()) for x in self.bare}
         new: list[tuple[str, str]] = []
-        for x in items:
+        placed: list[_Edit] = []
+        for k, x in enumerate(items):
             if x.kind != "import":
                 continue
             line = self.lines[x.first]
             if " ".join(line.split()) in have:
                 continue
+            between = self._between_imports(items, k)
+            if between is not None:
+                placed.append(_Edit(*between, [line.strip()], order=-1000 + k))
+                continue
             m = pattern.match(line.strip())
             assert m is not None
             new.append((m.group("kind") or m.group("req") or "", line.strip()))
         if not new:
-            return []
+            return placed
         rows: dict[str, int] = {}
         sources: dict[str, list[int]] = {}  # what an import takes from -> its lines
         for r, y in enumerate(self.bare):
@@ -935,7 +950,36 @@ class _Merge:
                 and edits[-1].start < len(self.bare)
             ):
                 edits[-1].lines.append("")
-        return edits
+        return placed + edits
+
+    def _between_imports(self, items: list[Item], k: int) -> tuple[int, int] | None:
+        """A new import the snippet shows right between two imports the file has (no
+        marker between): ``(start, end)`` of the file lines it takes the place of (none if
+        the two are adjacent: it goes between them; the one line between them: it replaces
+        it, an import changed). More lines between: refused. None when its neighbours in
+        the snippet are not both the file's imports."""
+
+        def neighbour(step: int) -> int | None:
+            j = k + step
+            while 0 <= j < len(items) and items[j].kind == "blank":
+                j += step
+            if not 0 <= j < len(items) or items[j].kind != "import":
+                return None
+            want = self.lines[items[j].first].rstrip()
+            rows = self._rows.get(want, [])
+            return rows[0] if len(rows) == 1 else None
+
+        p, q = neighbour(-1), neighbour(1)
+        if p is None or q is None or q <= p:
+            return None
+        if q - p <= 2:
+            return p + 1, q
+        raise Ambiguous(
+            f"the import {self.lines[items[k].first].strip()!r} is shown between file lines "
+            f"{p + 1} and {q + 1}, which have {q - p - 1} lines between them; show them",
+            lines=[p + 1, q + 1],
+            tier="lazy",
+        )
 
     def _top(self) -> int:
         """Where the first line of a file without imports goes: after a shebang or a
@@ -961,7 +1005,7 @@ class _Merge:
         """Every run of other lines of the snippet is context the file has, in a row as
         shown: an edit there (a changed, added or deleted line) is not a definition's, and
         structure cannot place it."""
-        for x in items:
+        for k, x in enumerate(items):
             if x.kind != "context":
                 continue
             rows = self._occurrences(x)
@@ -975,6 +1019,17 @@ class _Merge:
                     f"in the file at {len(rows)} places (lines "
                     f"{', '.join(str(r + 1) for r in rows[:8])}), so what they show cannot be "
                     "placed; show a line around them that the file has once",
+                    lines=[r + 1 for r in rows[:8]],
+                    tier="lazy",
+                )
+            if rows and self._between_markers(items, k):
+                # Shown alone between markers, as the file has it: it changes nothing, so
+                # the model most likely meant an edit there it did not show (as the line
+                # merge reads such a segment).
+                raise Ambiguous(
+                    f"snippet lines {x.first + 1}-{x.last + 1} stand between markers exactly "
+                    f"as the file has them (line {rows[0] + 1}), so they change nothing; show "
+                    "the change you meant there, or leave them out",
                     lines=[r + 1 for r in rows[:8]],
                     tier="lazy",
                 )
