@@ -64,15 +64,16 @@ def _merge_lazy(
 ) -> tuple[str, SnippetMerge]:
     syntax = syntax_for(path)
     notes: list[str] = []
+    # The file's lines, split once (for narration, the outline and the markerless check).
+    bare = [x.rstrip("\r\n") for x in split_lines(text)] if syntax is not None else []
     if syntax is not None and not keep_narration:
-        file_lines = {x.rstrip() for x in split_lines(text)}
-        snippet, notes = drop_narration(snippet, file_lines, syntax)
+        snippet, notes = drop_narration(snippet, {x.rstrip() for x in bare}, syntax)
 
     # The file's outline, read once if either merge needs it.
     def read() -> Outline:
         if not cached:
             assert syntax is not None
-            cached.append(scan([x.rstrip("\r\n") for x in split_lines(text)], syntax))
+            cached.append(scan(bare, syntax))
         return cached[0]
 
     cached: list[Outline] = []
@@ -81,7 +82,7 @@ def _merge_lazy(
             text, snippet, path=path, outline=read if syntax is not None else None
         )
         if syntax is not None and not has_markers(snippet):
-            _keeps_unshown_definitions(text, merged, snippet, syntax, read)
+            _keeps_unshown_definitions(bare, merged, snippet, syntax, read)
         return merged, SnippetMerge(
             "lines", result.start_line, result.end_line, result.confidence, tuple(notes)
         )
@@ -101,10 +102,12 @@ def _merge_lazy(
             imports, rest = split
             try:
                 with_imports, _ = merge_by_definitions(path, text, imports, _no_lines)
-                merged, _ = _merge_lazy(path, with_imports, rest, keep_narration=True)
+                merged, rest_merge = _merge_lazy(path, with_imports, rest, keep_narration=True)
             except (NoMatch, Ambiguous):
                 raise line_error from None
-            return merged, SnippetMerge("structure", 1, 1, STRUCTURE_CONFIDENCE, tuple(notes))
+            # From the imports at the top to the end of the rest's change.
+            end = max(1, rest_merge.end_line)
+            return merged, SnippetMerge("structure", 1, end, STRUCTURE_CONFIDENCE, tuple(notes))
     return merged, SnippetMerge(
         "structure", placed.first_line, placed.last_line, STRUCTURE_CONFIDENCE, tuple(notes)
     )
@@ -131,12 +134,12 @@ def _no_lines(text: str, snippet: str) -> str:
 
 
 def _keeps_unshown_definitions(
-    text: str, merged: str, snippet: str, syntax: Syntax, read: Callable[[], Outline]
+    bare: list[str], merged: str, snippet: str, syntax: Syntax, read: Callable[[], Outline]
 ) -> None:
     """A snippet without any marker that shows a few definitions leaves the file's others
     alone (issue 17): a line merge that deleted one it does not show, reading the snippet as
     one region from its first line to its last, is refused, for the merge by definitions."""
-    before = definition_names([x.rstrip("\r\n") for x in split_lines(text)], syntax, read())
+    before = definition_names(bare, syntax, read())
     after = definition_names([x.rstrip("\r\n") for x in split_lines(merged)], syntax)
     shown = definition_names(snippet.split("\n"), syntax)
     gone = [name for name, n in before.items() if after[name] < n and name not in shown]

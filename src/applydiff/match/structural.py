@@ -44,6 +44,7 @@ from ..errors import Ambiguous, NoChange, NoMatch
 from ..text import dominant_eol, split_lines
 from . import diff
 from .elision import is_marker
+from .lazy.shapes import loose_key
 from .outline import Block, Outline, Syntax, header_text, identity, scan, syntax_for
 
 # A definition shown without markers may leave out at most this many of the file's lines
@@ -60,15 +61,15 @@ CHANGED_ELEMENT = 0.85
 # (file text, snippet) -> merged text: the line merge, used within one definition.
 LineMerge = Callable[[str, str], str]
 
+# JavaScript's: an import statement, or a require() bound to a name.
+_JS_IMPORT = re.compile(
+    r"^(?P<kind>import)\b|^(?:const|let|var)\s+[\w{}\s,]+=\s*(?P<req>require)\s*\("
+)
 # Import lines by language family: what each starts with (the group names the kind).
 _IMPORTS = {
     "python": re.compile(r"^(?P<kind>import|from)\s+[\w.]+"),
-    "js": re.compile(
-        r"^(?P<kind>import)\b|^(?:const|let|var)\s+[\w{}\s,]+=\s*(?P<req>require)\s*\("
-    ),
-    "jsx": re.compile(
-        r"^(?P<kind>import)\b|^(?:const|let|var)\s+[\w{}\s,]+=\s*(?P<req>require)\s*\("
-    ),
+    "js": _JS_IMPORT,
+    "jsx": _JS_IMPORT,
     # '#include <...>' and '#include "..."' are two kinds: system headers, then the project's.
     "c": re.compile(r"^(?P<kind>#\s*include\s*[<\"]|use\b|using\b|import\b|package\b)"),
     "go": re.compile(r"^(?P<kind>import)\b"),
@@ -400,8 +401,8 @@ class _Merge:
         if d.lead and d.lead < b.start - start:
             # The snippet shows fewer comment lines above it than the file has: after a
             # marker, or as the file's last ones, it shows only those; the lines above stay.
-            shown_lead = [" ".join(x.split()) for x in self.lines[d.first : d.first + d.lead]]
-            file_tail = [" ".join(x.split()) for x in self.bare[b.start - d.lead : b.start]]
+            shown_lead = [loose_key(x) for x in self.lines[d.first : d.first + d.lead]]
+            file_tail = [loose_key(x) for x in self.bare[b.start - d.lead : b.start]]
             after_marker = d.first > 0 and self.marker[d.first - 1]
             if after_marker or shown_lead == file_tail:
                 start = b.start - d.lead
@@ -498,17 +499,9 @@ class _Merge:
     def _same_or_shown(self, file_lines: list[str], shown: list[str]) -> list[str]:
         """The file's lines where the snippet shows them alike (whitespace aside), else the
         snippet's, moved to the file's indentation."""
-        if [" ".join(x.split()) for x in file_lines] == [" ".join(x.split()) for x in shown]:
+        if [loose_key(x) for x in file_lines] == [loose_key(x) for x in shown]:
             return list(file_lines)
         return self._reindent(shown, file_lines[0])
-
-    @property
-    def _file_set(self) -> set[str]:
-        cached: set[str] | None = getattr(self, "_file_lines_set", None)
-        if cached is None:
-            cached = {x.rstrip() for x in self.bare}
-            self._file_lines_set = cached
-        return cached
 
     def _reindent(self, lines: list[str], file_header: str) -> list[str]:
         """The snippet's lines moved to the file header's indentation."""
@@ -536,10 +529,10 @@ class _Merge:
             )
         # Counted as a multiset: a line the file has 100 times and the snippet twice is
         # deleted 98 times (at least: an alignment could only find more).
-        have = Counter(" ".join(x.split()) for x in new)
+        have = Counter(loose_key(x) for x in new)
         gone = []
         for r in range(b.start, b.close + 1):
-            line = " ".join(self.bare[r].split())
+            line = loose_key(self.bare[r])
             if not line:
                 continue
             if have[line] > 0:
@@ -666,10 +659,10 @@ class _Merge:
         definition renamed: its comment lines are not the ones above a file definition, and
         it is not one with a header much like its own and mostly its body."""
         assert d.block is not None
-        ours = " ".join(self.lines[d.block.start].split())
+        ours = loose_key(self.lines[d.block.start])
         shown_lead = [x.strip() for x in lead if x.strip()]
         for b in self.file_defs:
-            theirs = " ".join(self.bare[b.start].split())
+            theirs = loose_key(self.bare[b.start])
             above = [x.strip() for x in self.bare[self._lead_start(b) : b.start] if x.strip()]
             if (shown_lead and shown_lead == above) or (
                 Indel.normalized_similarity(ours, theirs) >= CHANGED_ELEMENT
@@ -694,12 +687,13 @@ class _Merge:
             return
         if step < 0:  # the definition that ends at line r
             r = self._def_closing_at.get(r, r)
-        ours = " ".join(self.lines[d.block.start].split())
-        theirs = " ".join(self.bare[r].split())
+        ours = loose_key(self.lines[d.block.start])
+        theirs = loose_key(self.bare[r])
         similarity = Indel.normalized_similarity(ours, theirs)
-        if similarity < CHANGED_COPY and not self._begins_like(d, r):
+        renamed = self._begins_like(d, r)
+        if similarity < CHANGED_COPY and not renamed:
             return
-        if self._begins_like(d, r):
+        if renamed:
             same_body = True  # it stops where the file's, renamed, begins the same way
         elif d.block.kind.startswith("<") and similarity >= CHANGED_ELEMENT:
             same_body = True  # an element's start tag with an attribute edited: its body too
@@ -715,32 +709,32 @@ class _Merge:
                 tier="lazy",
             )
 
+    def _bodies(self, d: Item, r: int) -> tuple[list[str], list[str] | None]:
+        """The new definition's body lines and those of the file's definition that starts at
+        line ``r`` (None: none starts there), whitespace aside."""
+        assert d.block is not None
+        there = self._def_starting_at.get(r)
+        body = [loose_key(x) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
+        if there is None:
+            return body, None
+        return body, [loose_key(x) for x in self.bare[there.start + 1 : there.close + 1]]
+
     def _begins_like(self, d: Item, r: int) -> bool:
         """An indented definition the snippet ends with, whose telling lines all begin the
         body of the file's definition at line ``r``: that one, with its header changed."""
-        assert d.block is not None
-        there = self._def_starting_at.get(r)
-        if not d.open_end or there is None:
+        body, file_body = self._bodies(d, r)
+        if not d.open_end or file_body is None:
             return False
-        body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
-        file_body = [" ".join(x.split()) for x in self.bare[there.start + 1 : there.close + 1]]
-        telling = [x for x in body if len(re.sub(r"\W", "", x)) >= 4]
-        return bool(telling) and body == file_body[: len(body)]
+        return bool(_telling(body)) and body == file_body[: len(body)]
 
     def _same_body(self, d: Item, r: int) -> bool:
         """Whether a new definition's body is mostly the body of the file's definition that
         starts at line ``r`` (an edited copy of it)."""
-        assert d.block is not None
-        there = self._def_starting_at.get(r)
-        body = [" ".join(x.split()) for x in self.lines[d.block.start + 1 : d.block.close + 1]]
-        file_body = (
-            []
-            if there is None
-            else [" ".join(x.split()) for x in self.bare[there.start + 1 : there.close + 1]]
-        )
+        body, found = self._bodies(d, r)
+        file_body = found or []
         if d.open_end and body and body == file_body[: len(body)]:
             return True  # the snippet stops showing it: what it shows begins the file's
-        telling = [x for x in body if len(re.sub(r"\W", "", x)) >= 4]
+        telling = _telling(body)
         if telling:
             return 2 * sum(x in set(file_body) for x in telling) >= len(telling)
         return body == file_body
@@ -864,8 +858,7 @@ class _Merge:
         return self._reindent_from(lines, self.lines[snippet_row], self.bare[file_row])
 
     def _reindent_from(self, lines: list[str], have_line: str, want_line: str) -> list[str]:
-        have = have_line[: len(have_line) - len(have_line.lstrip(" \t"))]
-        want = want_line[: len(want_line) - len(want_line.lstrip(" \t"))]
+        have, want = _indentation(have_line), _indentation(want_line)
         if have == want:
             return list(lines)
         out = []
@@ -888,14 +881,14 @@ class _Merge:
         pattern = _IMPORTS.get(self.syntax.name)
         if pattern is None:
             return []
-        have = {" ".join(x.split()) for x in self.bare}
+        have = {loose_key(x) for x in self.bare}
         new: list[tuple[str, str]] = []
         placed: list[_Edit] = []
         for k, x in enumerate(items):
             if x.kind != "import":
                 continue
             line = self.lines[x.first]
-            if " ".join(line.split()) in have:
+            if loose_key(line) in have:
                 continue
             between = self._between_imports(items, k)
             if between is not None:
@@ -1206,6 +1199,11 @@ def _depth_keys(lines: list[str]) -> list[str]:
         f"{rank[len(_indentation(x).expandtabs(8))]}|{' '.join(x.split())}" if x.strip() else ""
         for x in lines
     ]
+
+
+def _telling(lines: list[str]) -> list[str]:
+    """The lines that say something (four word characters or more: not a lone '}')."""
+    return [x for x in lines if len(re.sub(r"\W", "", x)) >= 4]
 
 
 def _indentation(line: str) -> str:
