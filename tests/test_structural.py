@@ -908,3 +908,30 @@ def test_an_import_shown_between_two_of_the_files_takes_the_place_between_them()
     )
     out, _ = merged("m.h", text, added)
     assert out == text.replace('#include "a/Block.h"', '#include "c/New.h"\n#include "a/Block.h"')
+
+
+def test_new_lines_after_a_marker_that_may_end_the_next_rule_are_refused():
+    text = (
+        "a.x input[type=text] {\n    float: left;\n    box-sizing: border-box;\n}\n\n"
+        "a.x input[type=submit] {\n    float: left;\n    box-sizing: border-box;\n}\n"
+    )
+    snippet = (
+        "a.x input[type=text] {\n    float: left;\n    /* ... existing code ... */\n"
+        "    box-sizing: border-box;\n    display: flex;\n}\n/* ... existing code ... */\n"
+    )
+    with pytest.raises(Ambiguous, match="also the one at line 6"):
+        merged("s.css", text, snippet)
+    # A closer alone after the marker says nothing of which definition: new lines there end
+    # the one the snippet names.
+    text = (
+        "class A {\n  int f() {\n    return 1;\n  }\n}\n\n"
+        "class B {\n  int g() {\n    return 1;\n  }\n}\n"
+    )
+    snippet = (
+        "class A {\n  // ... existing code ...\n  int h() {\n    return 2;\n  }\n}\n"
+        "// ... existing code ...\n"
+    )
+    out, _ = merged("a.java", text, snippet)
+    assert out == text.replace(
+        "  }\n}\n\nclass B", "  }\n\n  int h() {\n    return 2;\n  }\n}\n\nclass B"
+    )

@@ -411,6 +411,7 @@ class _Merge:
         shown = body[d.lead :]
         file_text = "".join(self.file_lines[header_start : b.close + 1])
         if any(self.marker[d.first + d.lead : d.last + 1]):
+            self._tail_ends_here(d, b)
             snippet = "\n".join(shown) + "\n"
             try:
                 merged = self.merge_lines(file_text, snippet)
@@ -424,6 +425,31 @@ class _Merge:
             self._shows_all_members(d, b, new)
             new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
         return _Edit(start, b.close + 1, lead + new)
+
+    def _tail_ends_here(self, d: Item, b: Block) -> None:
+        """A definition shown with a marker inside and new lines after it: the lines after the
+        marker that the file has must not also end a later definition, or the marker may have
+        left out this definition's end and the next one's start (a CSS rule, then the next
+        rule's last declaration and '}'): which one the new lines end is not known."""
+        last_marker = max(i for i in range(d.first, d.last + 1) if self.marker[i])
+        tail = [x for x in self.lines[last_marker + 1 : d.last + 1] if x.strip()]
+        have = {loose_key(x) for x in self.bare[b.open + 1 : b.close + 1] if x.strip()}
+        context = [loose_key(x) for x in tail if loose_key(x) in have]
+        if len(context) == len(tail) or not _telling(context):
+            return  # nothing new after the marker, or only a closer to go by
+        for c in self.file_defs:
+            if c.start <= b.close or c.kind != b.kind:
+                continue
+            ending = [loose_key(x) for x in self.bare[c.open + 1 : c.close + 1] if x.strip()]
+            if ending[-len(context) :] == context:
+                raise Ambiguous(
+                    f"snippet line {last_marker + 2}: the lines after the '... existing code "
+                    f"...' marker end the definition at line {b.start + 1} and also the one "
+                    f"at line {c.start + 1}; show the lines between, or put the change in "
+                    "the definition it belongs to with its own header",
+                    lines=[b.start + 1, c.start + 1],
+                    tier="lazy",
+                )
 
     def _keep_file_bytes(self, old: list[str], new: list[str]) -> list[str]:
         """``new`` with each line that is the file's (whitespace aside) written as the file
