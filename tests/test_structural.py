@@ -588,13 +588,13 @@ def test_a_call_spread_over_lines_is_not_a_definition():
 
 
 def test_a_marker_indented_under_a_python_block_belongs_to_it():
-    from applydiff.match.structural import _Merge
+    from applydiff.match.structural.merge import Merge
 
     text = "class A:\n    def f(self):\n        a = 1\n        return a\n"
     snippet = "class A:\n    def f(self):\n        a = 10\n        # ... rest of f ...\n# ...\n"
     syntax = syntax_for("a.py")
     assert syntax is not None
-    items = _Merge(syntax, text, snippet, _lines).items()
+    items = Merge(syntax, text, snippet, _lines).items()
     assert [(x.kind, x.first, x.last) for x in items] == [
         ("definition", 0, 3),  # the class, to the marker indented into it
         ("marker", 4, 4),

@@ -1,0 +1,271 @@
+"""A shown definition matched to the file's definition with its identity, and its text put in
+place of the file's: by the line merge within it, member by member, or as it stands."""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+
+from ...errors import Ambiguous, NoChange, NoMatch
+from ...text import split_lines
+from .. import diff
+from ..lazy.shapes import loose_key
+from ..outline import Block, header_text, identity
+from .pieces import (
+    MAX_UNSHOWN,
+    Edit,
+    Item,
+    blocks_within,
+    definitions_of,
+    depth_keys,
+    indent_of,
+    telling_lines,
+)
+from .state import State
+
+
+class Replacing(State):
+    def _match(self, defs: list[Item]) -> None:
+        by_key: dict[str, list[Block]] = {}
+        for b in self.file_defs:
+            by_key.setdefault(self._key(b), []).append(b)
+        last: Block | None = None
+        for d in defs:
+            assert d.block is not None
+            header = header_text(self.lines, d.block)
+            found = by_key.get(d.key, [])
+            if len(found) > 1:
+                found = [b for b in found if header_text(self.bare, b) == header] or found
+            if len(found) > 1:
+                # Twins at different depths (a rule again inside @media): the one indented
+                # as the snippet shows it.
+                indent = indent_of(self.lines[d.block.start])
+                found = [b for b in found if indent_of(self.bare[b.start]) == indent] or found
+            if len(found) > 1:
+                raise Ambiguous(
+                    f"snippet line {d.first + 1}: {header[:60]!r} is in the file "
+                    f"{len(found)} times (lines {', '.join(str(b.start + 1) for b in found[:8])})"
+                    "; show a line around it that tells which one is meant",
+                    lines=[b.start + 1 for b in found[:8]],
+                    tier="lazy",
+                )
+            if not found:
+                continue  # a new definition
+            b = found[0]
+            if last is not None and (b.start <= last.close):
+                raise Ambiguous(
+                    f"snippet line {d.first + 1}: {header[:60]!r} is in the file at line "
+                    f"{b.start + 1}, before or inside the definition the snippet shows "
+                    f"above it (line {last.start + 1}); show definitions in the file's order",
+                    lines=[last.start + 1, b.start + 1],
+                    tier="lazy",
+                )
+            d.match = b
+            last = b
+
+    def _replace(self, d: Item) -> Edit:
+        b = d.match
+        assert b is not None and d.block is not None
+        # A header over fewer lines than the file's ('_M_grab(...)' without the '_CharT*'
+        # above it): the lines the snippet does not show stay.
+        header_start = max(b.start, b.open - (d.block.open - d.block.start))
+        if d.lead and header_start > b.start:
+            shown_header = self.lines[d.block.start].strip()[:60]
+            raise Ambiguous(
+                f"snippet line {d.first + 1}: the lines above {shown_header!r} do not follow "
+                f"the file, which has {self.bare[b.start].strip()[:40]!r} between them; show "
+                "the definition from its first line",
+                lines=[b.start + 1],
+                tier="lazy",
+            )
+        start = self._lead_start(b) if d.lead else header_start
+        if d.lead and d.lead < b.start - start:
+            # The snippet shows fewer comment lines above it than the file has: after a
+            # marker, or as the file's last ones, it shows only those; the lines above stay.
+            shown_lead = [loose_key(x) for x in self.lines[d.first : d.first + d.lead]]
+            file_tail = [loose_key(x) for x in self.bare[b.start - d.lead : b.start]]
+            after_marker = d.first > 0 and self.marker[d.first - 1]
+            if after_marker or shown_lead == file_tail:
+                start = b.start - d.lead
+        body = self.lines[d.first : d.last + 1]
+        lead = body[: d.lead]
+        shown = body[d.lead :]
+        file_text = "".join(self.file_lines[header_start : b.close + 1])
+        if any(self.marker[d.first + d.lead : d.last + 1]):
+            self._tail_ends_here(d, b)
+            snippet = "\n".join(shown) + "\n"
+            try:
+                merged = self.merge_lines(file_text, snippet)
+                new = [x.rstrip("\r\n") for x in split_lines(merged)]
+            except NoChange:
+                new = self.bare[header_start : b.close + 1]
+            except (NoMatch, Ambiguous) as line_error:
+                new = self._merge_body(d, b, line_error, header_start)
+        else:
+            new = self._reindent(shown, self.bare[header_start])
+            self._shows_all_members(d, b, new)
+            new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
+        return Edit(start, b.close + 1, lead + new)
+
+    def _tail_ends_here(self, d: Item, b: Block) -> None:
+        """A definition shown with a marker inside and new lines after it: the lines after the
+        marker that the file has must not also end a later definition, or the marker may have
+        left out this definition's end and the next one's start (a CSS rule, then the next
+        rule's last declaration and '}'): which one the new lines end is not known."""
+        last_marker = max(i for i in range(d.first, d.last + 1) if self.marker[i])
+        tail = [x for x in self.lines[last_marker + 1 : d.last + 1] if x.strip()]
+        have = {loose_key(x) for x in self.bare[b.open + 1 : b.close + 1] if x.strip()}
+        context = [loose_key(x) for x in tail if loose_key(x) in have]
+        if len(context) == len(tail) or not telling_lines(context):
+            return  # nothing new after the marker, or only a closer to go by
+        for c in self.file_defs:
+            if c.start <= b.close or c.kind != b.kind:
+                continue
+            ending = [loose_key(x) for x in self.bare[c.open + 1 : c.close + 1] if x.strip()]
+            if ending[-len(context) :] == context:
+                raise Ambiguous(
+                    f"snippet line {last_marker + 2}: the lines after the '... existing code "
+                    f"...' marker end the definition at line {b.start + 1} and also the one "
+                    f"at line {c.start + 1}; show the lines between, or put the change in "
+                    "the definition it belongs to with its own header",
+                    lines=[b.start + 1, c.start + 1],
+                    tier="lazy",
+                )
+
+    def _keep_file_bytes(self, old: list[str], new: list[str]) -> list[str]:
+        """``new`` with each line that is the file's (whitespace aside) written as the file
+        has it, and each other line indented as the file indents the lines the snippet
+        indented the same way (a model retyping tabs as spaces changes neither)."""
+        # A line is the same line when its words and its depth (the rank of its indentation
+        # among the side's indentations) agree: a retyped indentation keeps its rank, and a
+        # new method's '}' is not the class's '}'.
+        keys_old, keys_new = depth_keys(old), depth_keys(new)
+        pairs = [
+            (i, j)
+            for tag, i1, i2, j1, j2 in diff.opcodes(keys_old, keys_new)
+            if tag == "equal"
+            for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
+        ]
+        # How the snippet's indentation maps to the file's, by most pairs: a pair against it
+        # ("}" of a new method aligned with the class's "}") is not the same line.
+        votes: dict[str, Counter[str]] = {}
+        for i, j in pairs:
+            if new[j].strip():
+                votes.setdefault(indent_of(new[j]), Counter())[indent_of(old[i])] += 1
+        indents = {have: got.most_common(1)[0][0] for have, got in votes.items()}
+        out = list(new)
+        kept: set[int] = set()
+        for i, j in pairs:
+            if not new[j].strip() or indents[indent_of(new[j])] == indent_of(old[i]):
+                out[j] = old[i]
+                kept.add(j)
+        for j, x in enumerate(new):
+            if j not in kept and x.strip():
+                have = indent_of(x)
+                if have in indents:
+                    out[j] = indents[have] + x[len(have) :]
+        return out
+
+    def _merge_body(
+        self, d: Item, b: Block, line_error: NoMatch | Ambiguous, header_start: int
+    ) -> list[str]:
+        """The definition merged member by member: its header and closer as the snippet
+        writes them, its body by the same structural merge, one level down."""
+        s = d.block
+        assert s is not None
+        closer = 0 if b.kind == "indent" else 1
+        if (s.kind == "indent") != (b.kind == "indent"):
+            raise line_error
+        f_body = self.file_lines[b.open + 1 : b.close + 1 - closer]
+        s_end = d.last + 1 if s.kind == "indent" else s.close
+        s_body = self.lines[s.open + 1 : s_end]
+        try:
+            merged, _ = self.merge_within("".join(f_body), "\n".join(s_body) + "\n")
+            body = [x.rstrip("\r\n") for x in split_lines(merged)]
+        except NoChange:
+            body = [x.rstrip("\r\n") for x in f_body]
+        except (NoMatch, Ambiguous):
+            raise line_error from None
+        header = self._same_or_shown(
+            self.bare[header_start : b.open + 1], self.lines[s.start : s.open + 1]
+        )
+        tail = (
+            self._same_or_shown(self.bare[b.close : b.close + 1], self.lines[s.close : s.close + 1])
+            if closer
+            else []
+        )
+        return header + body + tail
+
+    def _same_or_shown(self, file_lines: list[str], shown: list[str]) -> list[str]:
+        """The file's lines where the snippet shows them alike (whitespace aside), else the
+        snippet's, moved to the file's indentation."""
+        if [loose_key(x) for x in file_lines] == [loose_key(x) for x in shown]:
+            return list(file_lines)
+        return self._reindent(shown, file_lines[0])
+
+    def _shows_all_members(self, d: Item, b: Block, new: list[str]) -> None:
+        """A definition shown without markers replaces the file's: it must not leave out a
+        member or many lines (a forgotten marker deletes them)."""
+        assert d.block is not None
+        lo = bisect.bisect_right(self._def_starts, b.open)
+        hi = bisect.bisect_left(self._def_starts, b.close)
+        members = blocks_within(self.file_defs[lo:hi], b)
+        shown_defs = {x.key for x in self._inner_items(d)}
+        missing = [c for c in members if self._key(c) and self._key(c) not in shown_defs]
+        if missing:
+            names = ", ".join(repr(self._key(c)) for c in missing[:5])
+            raise Ambiguous(
+                f"snippet line {d.first + 1}: it shows {header_text(self.lines, d.block)[:60]!r} "
+                f"without {names} (file line {missing[0].start + 1}), and with no "
+                "'... existing code ...' marker where it is left out; show it, or put a marker "
+                "in its place",
+                lines=[c.start + 1 for c in missing[:8]],
+                tier="lazy",
+            )
+        # Counted as a multiset: a line the file has 100 times and the snippet twice is
+        # deleted 98 times (at least: an alignment could only find more).
+        have = Counter(loose_key(x) for x in new)
+        gone = []
+        for r in range(b.start, b.close + 1):
+            line = loose_key(self.bare[r])
+            if not line:
+                continue
+            if have[line] > 0:
+                have[line] -= 1
+            else:
+                gone.append(r)
+        # A changed definition rewrites some of its lines; one that drops more lines than a
+        # third of what it shows (or MAX_UNSHOWN) most likely left them out by mistake.
+        shown = sum(1 for x in new if x.strip())
+        allowed = min(MAX_UNSHOWN, max(3, shown // 3))
+        last = max((r for r in range(b.start, b.close + 1) if self.bare[r].strip()), default=-1)
+        # An indented definition the snippet ends with may just stop being shown: it must
+        # reach the definition's last line.
+        if len(gone) > allowed or (d.open_end and last in gone):
+            raise Ambiguous(
+                f"snippet line {d.first + 1}: shown without a marker, it would delete "
+                f"{len(gone)} lines of the file's definition (lines {b.start + 1}-{b.close + 1}) "
+                "that it does not show; put a '... existing code ...' marker where lines are "
+                "left out",
+                lines=[gone[0] + 1],
+                tier="lazy",
+            )
+
+    def _inner_items(self, d: Item) -> list[Item]:
+        """The definitions directly inside a shown definition, with their identities."""
+        assert d.block is not None
+        blocks = [
+            b
+            for b in blocks_within(definitions_of(self.lines, self.shown, self.syntax), d.block)
+            if b.start > d.block.open and b.close < d.block.close
+        ]
+        return [
+            Item(
+                "definition",
+                b.start,
+                b.close,
+                b,
+                identity(header_text(self.lines, b), self.syntax, b.kind),
+            )
+            for b in blocks
+        ]
