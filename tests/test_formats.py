@@ -314,7 +314,7 @@ def test_unified_diff_several_files_creation_deletion():
             origin=15,
         ),
         Write("src/new.py", "x = 1\ny = 2\n", create=True, origin=20),
-        Delete("old.txt", origin=25),
+        Delete("old.txt", origin=25, shown="bye\n"),
     ]
 
 
@@ -392,7 +392,7 @@ EOF
 def test_apply_patch_sections_scopes_moves():
     ops = parse(CODEX)
     assert ops == [
-        Write("docs/notes.md", "# Notes\n\nfirst\n", origin=5),
+        Write("docs/notes.md", "# Notes\n\nfirst\n", origin=5, added=True),
         Replace(
             "src/app.py",
             "        self.ready()\n        return 0\n",

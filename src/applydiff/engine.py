@@ -32,7 +32,10 @@ from .ir import (
     Op,
     Replace,
     Write,
+    irreversible,
     normalize_path,
+    reverse_ops,
+    under_directory,
     write_conflicts,
 )
 from .json_view import JsonView
@@ -40,7 +43,7 @@ from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
 from .match.lazy import has_markers
 from .match.snippet_merge import merge_lazy
-from .text import LF, count_lines, dominant_eol, ends_line, file_id
+from .text import LF, count_lines, dominant_eol, ends_line, file_id, to_lf
 
 # Readings of a block with several '=======' lines tried, times the file's length: each is
 # a search of the whole file (a few scans of it), so this bounds the op at about a second.
@@ -170,8 +173,14 @@ def apply_ops(
     key: Callable[[str], str] = normalize_path,
     threshold: float | None = None,
     keep_narration: bool = False,
+    reverse: bool = False,
+    directory: str | None = None,
 ) -> Changeset:
     """Apply ``ops`` to ``files`` (path -> text; a missing path is a missing file).
+
+    With ``reverse`` the script that undoes ``ops`` is applied (:func:`~applydiff.ir.reverse_ops`;
+    an op with no reverse fails the script, nothing applied); ``directory`` is put before
+    every path (:func:`~applydiff.ir.under_directory`).
 
     ``files`` may raise :class:`EditError` when a path is read (the workspace refuses paths
     outside its root, binary files, ...): that fails the op that read it.
@@ -179,6 +188,14 @@ def apply_ops(
     (``match.narration``), which are otherwise left out.
     """
     run = _Run(files, key, threshold, keep_narration)
+    if reverse or directory is not None:
+        refused = irreversible(ops) if reverse else {}
+        if refused:
+            run.errors += [OpError(k, ops[k].path, e) for k, e in sorted(refused.items())]
+            return run.result()
+        ops = reverse_ops(ops) if reverse else list(ops)
+        if directory is not None:
+            ops = under_directory(ops, directory)
     conflicts = write_conflicts(list(ops), key)
     for index, op in enumerate(ops):
         path = op.path
@@ -274,7 +291,13 @@ class _Run:
         if isinstance(op, Lazy):
             return self.lazy(index, op, path)
         if isinstance(op, Delete):
-            self.existing(op, path, "delete")
+            text = self.existing(op, path, "delete")
+            if op.expect is not None and to_lf(text) != to_lf(op.expect):
+                raise NoMatch(
+                    f"cannot delete {path}: it does not hold exactly the text the edit "
+                    "created, so deleting it would lose other text (the reverse of a "
+                    "creation deletes only the file as it was created); nothing was applied"
+                )
             self.state[path] = None
             self.modes.pop(path, None)
             return EditReport(index, path, "delete", None, 1.0)

@@ -7,12 +7,13 @@ built in code), so that an error can point the model at its own text.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from collections.abc import Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, overload
+from typing import Any, NoReturn, overload
 
-from .errors import WriteConflict
+from .errors import FormatInvalid, WriteConflict
 
 
 class Splits(Sequence[tuple[str, str]]):
@@ -61,13 +62,15 @@ class Splits(Sequence[tuple[str, str]]):
 @dataclass(frozen=True)
 class Write:
     """Create or overwrite a file with ``content``; with ``create`` (a diff from /dev/null)
-    the file must not exist yet."""
+    the file must not exist yet. ``added``: the answer adds this file (codex's ``*** Add
+    File``, which may overwrite), so its reverse deletes it, as a creation's does."""
 
     path: str
     content: str
     file_id: str | None = None
     create: bool = False
     origin: int | None = None
+    added: bool = False
 
 
 @dataclass(frozen=True)
@@ -142,11 +145,19 @@ class Lazy:
 
 @dataclass(frozen=True)
 class Delete:
-    """Remove a file."""
+    """Remove a file.
+
+    ``shown``: the file's text as the answer showed it (a deletion diff's removed lines),
+    kept so that the deletion can be reversed into a creation; it is not checked (a model
+    often shows a deleted file in part). ``expect``: the text the file must hold to be
+    deleted (the reverse of a creation); a file holding anything else is refused.
+    """
 
     path: str
     file_id: str | None = None
     origin: int | None = None
+    shown: str | None = None
+    expect: str | None = None
 
 
 @dataclass(frozen=True)
@@ -194,6 +205,112 @@ def normalize_path(path: str) -> str:
     """The key two spellings of one relative path share: ``./a//b`` and ``a/b``."""
     p = posixpath.normpath(path.replace("\\", "/"))
     return "" if p == "." else p
+
+
+def reverse_ops(ops: Sequence[Op]) -> list[Op]:
+    """The script that undoes ``ops`` (``git apply -R``): added and removed text swapped, a
+    creation a deletion of exactly what it created, a shown deletion a creation, a move back.
+
+    The ops go in reverse order, except that a run of edits of one path keeps its order (a
+    codex chunk is searched below the previous one). An op whose reverse the answer does not
+    say (a whole-file write with no old text, a lazy snippet, a copy, a deletion that does not
+    show the file, an edit that would add lines with nothing to place them by) raises
+    :class:`~applydiff.errors.FormatInvalid` naming its line: nothing is half reversed.
+    """
+    problems = irreversible(ops)
+    if problems:
+        raise problems[min(problems)]
+    groups: list[list[Op]] = []
+    for op in ops:
+        last = groups[-1][-1] if groups else None
+        if isinstance(op, Replace) and isinstance(last, Replace) and last.path == op.path:
+            groups[-1].append(op)
+        else:
+            groups.append([op])
+    return [_reversed(op) for group in reversed(groups) for op in group]
+
+
+def irreversible(ops: Sequence[Op]) -> dict[int, FormatInvalid]:
+    """The ops (by index) that have no reverse, each with why."""
+    out: dict[int, FormatInvalid] = {}
+    for index, op in enumerate(ops):
+        try:
+            _reversed(op)
+        except FormatInvalid as e:
+            out[index] = e
+    return out
+
+
+def _reversed(op: Op) -> Op:
+    if isinstance(op, Replace):
+        if not op.old and not op.new:
+            _irreversible(op, "it changes nothing")
+        if not op.old and not op.at_end:
+            # An empty search text creates the file: its reverse deletes the file, and only
+            # when it holds exactly what was created.
+            return Delete(op.path, op.file_id, op.origin, shown=op.new, expect=op.new)
+        if not op.new and not op.at_end:
+            _irreversible(
+                op,
+                "it removes lines and quotes nothing around them, so reversed it would add "
+                "them with nothing to find their place by",
+            )
+        return dataclasses.replace(
+            op,
+            old=op.new,
+            new=op.old,
+            alternatives=_swapped(op.alternatives),
+            literal=_swapped(op.literal),
+        )
+    if isinstance(op, Write):
+        if op.create or op.added:
+            return Delete(op.path, op.file_id, op.origin, shown=op.content, expect=op.content)
+        _irreversible(op, "it writes the whole file and does not show what the file held")
+    if isinstance(op, Delete):
+        if op.shown is None:
+            _irreversible(op, "it deletes the file without showing what the file held")
+        return Write(op.path, op.shown, op.file_id, create=True, origin=op.origin, added=True)
+    if isinstance(op, Move):
+        if op.copy:
+            _irreversible(op, f"it copies {op.path} to {op.to}, and a copy has no reverse")
+        executable = None if op.executable is None else not op.executable
+        return Move(op.to, op.path, op.file_id, op.origin, executable=executable)
+    what = "anchored edit" if isinstance(op, Anchored) else "lazy snippet"
+    _irreversible(op, f"a {what} does not show the text it replaces")
+
+
+def _swapped(pairs: Sequence[tuple[str, str]]) -> Sequence[tuple[str, str]]:
+    return tuple((new, old) for old, new in pairs)
+
+
+def _irreversible(op: Op, why: str) -> NoReturn:
+    where = f" at line {op.origin}" if op.origin else ""
+    raise FormatInvalid(
+        f"the {KIND[type(op)]} of {op.path}{where} cannot be reversed: {why}; nothing was "
+        "applied. Reverse the other edits without it, or send the change it undoes",
+        line=op.origin,
+        expected="edits that show the text they remove and add",
+        path=op.path,
+    )
+
+
+def under_directory(ops: Sequence[Op], directory: str) -> list[Op]:
+    """``ops`` with ``directory`` put before every path they name (``git apply
+    --directory``); the workspace's policy then checks each path as it checks any."""
+    base = directory.replace("\\", "/").rstrip("/")
+    if not base:
+        raise ValueError("directory must name a directory (not be empty or '/')")
+
+    def under(path: str) -> str:
+        return f"{base}/{path}"
+
+    out: list[Op] = []
+    for op in ops:
+        moved = dataclasses.replace(op, path=under(op.path))
+        if isinstance(moved, Move):
+            moved = dataclasses.replace(moved, to=under(moved.to))
+        out.append(moved)
+    return out
 
 
 def write_conflicts(ops: list[Op], key: Any = normalize_path) -> dict[int, WriteConflict]:

@@ -31,7 +31,7 @@ from . import review
 from .engine import Changeset, apply_ops
 from .errors import AMBIGUOUS, CONFLICT, ENCODING, FORMAT_INVALID, IO_ERROR, EditError
 from .formats import parse
-from .ir import Op
+from .ir import Op, irreversible, reverse_ops, under_directory
 from .merge3 import merge3
 from .problems import Problem
 from .results import FileOutcome, Plan, PlannedWrite, Result
@@ -110,13 +110,16 @@ class Workspace(Store):
     # -- applying --------------------------------------------------------------------------
     def apply(
         self,
-        response: str | Sequence[Op],
+        text: str | Sequence[Op],
         *,
         dry_run: bool = False,
         review: bool = False,
         format: str = "auto",
         threshold: float | None = None,
         keep_narration: bool = False,
+        strip: int | None = None,
+        reverse: bool = False,
+        directory: str | None = None,
     ) -> Result:
         """Apply a model's response (text in any format, or ops) to the tree, all or nothing.
 
@@ -125,10 +128,19 @@ class Workspace(Store):
         With ``review`` (needs a session) the outputs are kept pending for :meth:`accept`,
         :meth:`discard` or :meth:`merge` instead of written. ``keep_narration`` keeps the
         comments of lazy snippets that narrate the edit, which are otherwise left out.
+
+        As ``git apply`` takes them: ``strip`` leading components come off every path a
+        unified or git diff names (``-p N``; None: git's a/ and b/; text only);
+        ``reverse`` applies the answer reversed (``-R``: an edit that cannot be reversed is
+        ``format_invalid``, nothing applied); ``directory`` goes before every path
+        (``--directory``), each then checked by the policy like any path.
         """
         if review and self.session is None:
             raise ValueError("review needs a session: Workspace(root, session=True)")
-        result = self._planned(response, dry_run, review, format, threshold, keep_narration)
+        if strip is not None and not isinstance(text, str):
+            raise ValueError("strip applies to the paths of a diff's text, not to ops")
+        options = _Options(strip, reverse, directory)
+        result = self._planned(text, dry_run, review, format, threshold, keep_narration, options)
         if self.store_warning:
             result.warnings.append(self.store_warning)
         if result.ok and review and not dry_run:
@@ -145,11 +157,19 @@ class Workspace(Store):
         format: str,
         threshold: float | None,
         keep_narration: bool = False,
+        options: _Options | None = None,
     ) -> Result:
         """The result of running the engine on ``response``: its plan when it succeeds."""
+        opts = options or _Options()
         if isinstance(response, str):
             try:
-                ops = parse(response, format)
+                ops = parse(
+                    response,
+                    format,
+                    strip=opts.strip,
+                    reverse=opts.reverse,
+                    directory=opts.directory,
+                )
             except EditError as e:
                 return self._counted(Result(False, dry_run, errors=[Problem.of(e)]))
             if not ops:
@@ -160,10 +180,22 @@ class Workspace(Store):
                 return self._counted(Result(False, dry_run, errors=[Problem.of(empty)]))
         else:
             ops = list(response)
+            refused = irreversible(ops) if opts.reverse else {}
+            if refused:
+                errors = [Problem.of(e, k) for k, e in sorted(refused.items())]
+                return self._counted(Result(False, dry_run, errors=errors))
+            if opts.reverse:
+                ops = reverse_ops(ops)
+            if opts.directory is not None:
+                ops = under_directory(ops, opts.directory)
         files = _Files(self, review)
         threshold = threshold if threshold is not None else self.threshold
         cs = apply_ops(
-            ops, files, key=self.key, threshold=threshold, keep_narration=keep_narration
+            ops,
+            files,
+            key=self.key,
+            threshold=threshold,
+            keep_narration=keep_narration,
         )
         result = self._result(cs, files, dry_run)
         result.ops = ops
@@ -418,6 +450,15 @@ class Workspace(Store):
             except sqlite3.Error as e:
                 failed.fail(Problem(IO_ERROR, f"the session store failed ({e})"))
                 return failed
+
+
+@dataclasses.dataclass(frozen=True)
+class _Options:
+    """git apply's options of one apply: ``-p N``, ``-R``, ``--directory``."""
+
+    strip: int | None = None
+    reverse: bool = False
+    directory: str | None = None
 
 
 class _Stale(Exception):

@@ -8,13 +8,21 @@
 
 from __future__ import annotations
 
-from ..ir import Op, write_conflicts
+from ..ir import Op, reverse_ops, under_directory, write_conflicts
 from .detect import FORMATS, parse_text
 
 __all__ = ["FORMATS", "parse"]
 
 
-def parse(text: str, format: str = "auto", *, path: str | None = None) -> list[Op]:
+def parse(
+    text: str,
+    format: str = "auto",
+    *,
+    path: str | None = None,
+    strip: int | None = None,
+    reverse: bool = False,
+    directory: str | None = None,
+) -> list[Op]:
     """The ops in ``text``, in order.
 
     ``format`` is ``auto`` (every block of every format, in the order they appear) or one of
@@ -22,8 +30,17 @@ def parse(text: str, format: str = "auto", *, path: str | None = None) -> list[O
     argument of an apply_diff tool call does). Malformed input raises
     :class:`~applydiff.FormatInvalid` with the line and what was expected; writing a path twice,
     or writing and editing it, raises :class:`~applydiff.WriteConflict`.
+
+    As ``git apply`` takes them: ``strip`` leading path components come off every path a
+    unified or git diff names (``-p N``; None: git's a/ and b/); ``reverse`` gives the ops
+    that undo the answer (``-R``, :func:`~applydiff.ir.reverse_ops`: an op with no reverse
+    is ``format_invalid``); ``directory`` goes before every path (``--directory``).
     """
-    ops = parse_text(text, format, path)
+    ops = parse_text(text, format, path, strip)
+    if reverse:
+        ops = reverse_ops(ops)
+    if directory is not None:
+        ops = under_directory(ops, directory)
     conflicts = write_conflicts(ops)
     if conflicts:
         raise conflicts[min(conflicts)]

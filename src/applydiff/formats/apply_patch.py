@@ -85,7 +85,7 @@ def parse_patch(lines: list[str], i: int) -> tuple[list[Op], int]:
         elif kind == "Add":
             header = i
             content, i = _added(lines, i + 1)
-            ops.append(Write(path, content, origin=header + 1))
+            ops.append(Write(path, content, origin=header + 1, added=True))
         else:
             update, i = _update(lines, i, path)
             ops.extend(update)

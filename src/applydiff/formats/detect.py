@@ -28,8 +28,11 @@ FORMATS = (
 )
 
 
-def parse_text(text: str, format: str = "auto", path: str | None = None) -> list[Op]:
-    """The ops of ``text`` read as ``format`` (``auto``: every format, blocks in order)."""
+def parse_text(
+    text: str, format: str = "auto", path: str | None = None, strip: int | None = None
+) -> list[Op]:
+    """The ops of ``text`` read as ``format`` (``auto``: every format, blocks in order);
+    ``strip`` leading components come off the paths of unified and git diffs (``-p N``)."""
     if format not in ("auto", *FORMATS):
         raise ValueError(f"unknown format {format!r}; expected auto or one of {FORMATS}")
     if format in ("auto", "tool_calls"):
@@ -45,7 +48,9 @@ def parse_text(text: str, format: str = "auto", path: str | None = None) -> list
     only = (
         None if format == "auto" else ("search_replace",) if format == "apply_diff" else (format,)
     )
-    ops = scan(response_lines(text), only=only, path=path, dialect=format == "apply_diff")
+    ops = scan(
+        response_lines(text), only=only, path=path, dialect=format == "apply_diff", strip=strip
+    )
     if format != "auto" and not ops:
         raise FormatInvalid(
             f"no {format} block found in the text",
@@ -92,10 +97,12 @@ def scan(
     only: tuple[str, ...] | None = None,
     path: str | None = None,
     dialect: bool = False,
+    strip: int | None = None,
 ) -> list[Op]:
     """Every block in ``lines`` of the formats in ``only`` (all when None), in order.
 
-    ``path`` is the file for blocks that name none (a tool call's ``path`` argument).
+    ``path`` is the file for blocks that name none (a tool call's ``path`` argument);
+    ``strip``: leading components taken off the paths a diff's headers name.
     """
 
     def allowed(name: str) -> bool:
@@ -176,7 +183,7 @@ def scan(
                 block = [op], end
         elif unified_on:
             if unified.is_start(lines, i):
-                block = unified.parse_file(lines, i)
+                block = unified.parse_file(lines, i, strip=strip)
             elif line.startswith("@@") and (
                 hunk_path := search_replace.find_path(lines, i, floor) or path
             ):

@@ -89,17 +89,45 @@ def _path(raw: str) -> str:
     return raw.split("\t")[0].strip().strip('"')
 
 
-def _clean(raw: str, prefix: str) -> str | None:
+def _clean(raw: str, prefix: str, strip: int | None = None, line: int = 0) -> str | None:
+    """A header's path: None for /dev/null; git's ``prefix`` (a/, b/) taken off, or with
+    ``strip`` that many leading components (``-p N``)."""
     path = _path(raw)
     if path == "/dev/null":
         return None
+    if strip is not None:
+        return strip_components(path, strip, line)
     if path.startswith(prefix):
         path = path[len(prefix) :]
     return path
 
 
-def _git_names(rest: str) -> tuple[str, str] | None:
-    """The two paths of a ``diff --git`` line, either of them C-quoted."""
+def strip_components(path: str, n: int, line: int) -> str:
+    """``path`` without its first ``n`` components (``git apply -p N``, ``patch -pN``); a
+    path with no more than ``n`` is ``format_invalid``: nothing would be left to name the
+    file."""
+    if n < 0:
+        raise ValueError(f"strip must be 0 or more, not {n}")
+    parts = [p for p in path.split("/") if p]
+    if len(parts) <= n:
+        raise FormatInvalid(
+            f"line {line}: the path {path!r} has {len(parts)} component"
+            f"{'s' if len(parts) != 1 else ''}, so stripping {n} (-p{n}) leaves no file "
+            "name; use a smaller -p",
+            line=line,
+            expected=f"paths with more than {n} components",
+        )
+    return "/".join(parts[n:])
+
+
+def _git_names(rest: str, strip: int | None = None, line: int = 0) -> tuple[str, str] | None:
+    """The two paths of a ``diff --git`` line, either of them C-quoted: git's a/ and b/
+    taken off, or with ``strip`` that many leading components."""
+    if strip is not None:
+        raw = _raw_git_names(rest.strip(), strip)
+        if raw is None:
+            return None
+        return strip_components(raw[0], strip, line), strip_components(raw[1], strip, line)
     rest = rest.strip()
     names: list[str] = []
     while rest and len(names) < 2:
@@ -134,6 +162,29 @@ def _git_names(rest: str) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
+def _raw_git_names(rest: str, strip: int) -> tuple[str, str] | None:
+    """The two names of a ``diff --git`` line as written: quoted ones decoded; two plain
+    ones split at the space where both name the same file once ``strip`` components are
+    gone (a rename has one space only)."""
+    quoted = list(_QUOTED.finditer(rest))
+    if quoted and quoted[0].start() == 0:
+        first = unquote(quoted[0].group(1))
+        tail = rest[quoted[0].end() :].strip()
+        m = _QUOTED.fullmatch(tail)
+        return first, unquote(m.group(1)) if m else tail
+    m = re.search(r' ("(?:[^"\\]|\\.)*")$', rest)
+    if m:
+        return rest[: m.start()], unquote(m.group(1)[1:-1])
+    spaces = [k for k, c in enumerate(rest) if c == " "]
+    if len(spaces) == 1:
+        return rest[: spaces[0]], rest[spaces[0] + 1 :]
+    for k in spaces:
+        old, new = rest[:k], rest[k + 1 :]
+        if old.split("/")[strip:] == new.split("/")[strip:]:
+            return old, new
+    return None
+
+
 def _best(old: str, new: str) -> str:
     """GNU patch's best of two names: fewest components, then the shortest base name, then
     the shortest name, then the first (the old)."""
@@ -143,6 +194,12 @@ def _best(old: str, new: str) -> str:
         return len(parts), len(parts[-1]) if parts else 0, len(p)
 
     return new if rank(new) < rank(old) else old
+
+
+def _inner(value: str, strip: int | None, line: int) -> str:
+    """A 'rename from'/'copy to' path, with ``strip`` components taken off."""
+    path = _path(value)
+    return path if strip is None else strip_components(path, strip, line)
 
 
 def _mode(line: str, i: int, path: str | None) -> int:
@@ -189,9 +246,14 @@ def _is_binary(line: str) -> bool:
     return line.startswith("GIT binary patch") or bool(_BINARY.match(line))
 
 
-def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[Op], int]:
+def parse_file(
+    lines: list[str], i: int, path: str | None = None, strip: int | None = None
+) -> tuple[list[Op], int]:
     """One file's section starting at ``i`` (or bare hunks for ``path``) and the index after
-    it."""
+    it. ``strip``: leading components taken off every path the headers name (``-p N``; None:
+    git's a/ and b/)."""
+    # git strips one component fewer from 'rename from'/'copy to' lines, which have no a/ b/.
+    inner = None if strip is None else max(strip - 1, 0)
     start = i
     old_path = new_path = path
     renamed: tuple[str, str] | None = None
@@ -200,7 +262,7 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
     old_mode = new_mode = file_mode = None
     if lines[i].startswith("diff --git "):
         git = True
-        names = _git_names(lines[i][len("diff --git ") :])
+        names = _git_names(lines[i][len("diff --git ") :], strip, i + 1)
         if names:
             old_path, new_path = names
         i += 1
@@ -210,13 +272,13 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
             key = next(k for k in _EXTENDED if line.startswith(k))
             value = line[len(key) :].strip()
             if key in ("rename from", "rename old"):
-                rename_from = _path(value)
+                rename_from = _inner(value, inner, i + 1)
             elif key in ("rename to", "rename new"):
-                rename_to = _path(value)
+                rename_to = _inner(value, inner, i + 1)
             elif key == "copy from":
-                copy_from = _path(value)
+                copy_from = _inner(value, inner, i + 1)
             elif key == "copy to":
-                copy_to = _path(value)
+                copy_to = _inner(value, inner, i + 1)
             elif key == "new file mode":
                 created = True
                 file_mode = _mode(line, i, new_path)
@@ -237,8 +299,8 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
         if i < len(lines) and _is_binary(lines[i]):
             raise _binary(lines[i], i, new_path or old_path)
     if i < len(lines) and is_file_header(lines, i):
-        old_path = _clean(lines[i][4:], "a/")
-        new_path = _clean(lines[i + 1][4:], "b/")
+        old_path = _clean(lines[i][4:], "a/", strip, i + 1)
+        new_path = _clean(lines[i + 1][4:], "b/", strip, i + 2)
         created, deleted = old_path is None, new_path is None
         i += 2
     hunks = []
@@ -267,7 +329,7 @@ def parse_file(lines: list[str], i: int, path: str | None = None) -> tuple[list[
             ops.append(Move(target, target, origin=start + 1, executable=True))
         return ops, i
     if deleted:
-        return [Delete(target, origin=start + 1)], i
+        return [Delete(target, origin=start + 1, shown="".join(h.old for h in hunks))], i
     ops = []
     if copied:
         # The copy starts as its source; the hunks edit the copy.
