@@ -291,3 +291,59 @@ def test_root_must_be_a_directory(tmp_path):
     with pytest.raises(EditError) as e:
         Workspace(tmp_path / "missing")
     assert e.value.code == "io_error"
+
+
+# -- git_toplevel (issue 18) ----------------------------------------------------------------
+def test_git_toplevel_finds_the_work_tree(tmp_path):
+    from applydiff.workspace import git_toplevel
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src" / "deep").mkdir(parents=True)
+    (repo / "src" / "f.py").write_text("x\n")
+    assert git_toplevel(str(repo / "src" / "deep")) == str(repo.resolve())
+    assert git_toplevel(str(repo / "src" / "f.py")) == str(repo.resolve())
+    assert git_toplevel(str(repo)) == str(repo.resolve())
+    # A worktree or a submodule: a .git file that points at the git directory.
+    sub = repo / "vendor" / "lib"
+    sub.mkdir(parents=True)
+    (sub / ".git").write_text("gitdir: ../../.git/modules/lib\n")
+    assert git_toplevel(str(sub)) == str(sub.resolve())
+    # A .git file that is not one stops nothing.
+    other = repo / "notes"
+    other.mkdir()
+    (other / ".git").write_text("hello\n")
+    assert git_toplevel(str(other)) == str(repo.resolve())
+
+
+def test_git_toplevel_outside_any_work_tree(tmp_path):
+    from applydiff.workspace import git_toplevel
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    if git_toplevel(str(tmp_path)) is None:  # the temp dir itself is not in a repository
+        assert git_toplevel(str(plain)) is None
+    os.mkfifo(plain / ".git")  # a FIFO named .git is not opened (it would block)
+    assert git_toplevel(str(plain)) == git_toplevel(str(tmp_path))
+
+
+def test_git_toplevel_agrees_with_git(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    from applydiff.workspace import git_toplevel
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "a" / "b").mkdir(parents=True)
+    out = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"],
+        cwd=repo / "a" / "b",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert git_toplevel(str(repo / "a" / "b")) == out
