@@ -411,3 +411,59 @@ def test_review_refuses_a_mode_change_it_cannot_keep(tmp_path):
     )
     assert not result.ok and "review" in result.errors[0]["message"]
     assert not is_exec(root / "run.sh")
+
+
+# -- the rename preview (issue 18, item 3) ---------------------------------------------------
+def test_rename_preview_is_one_entry_in_gits_shape(tmp_path):
+    root = tree(tmp_path / "t", {"src/a.py": b"def f():\n    return 1\n", "keep.txt": b"k\n"})
+    ws = Workspace(root)
+    pure = ws.apply(
+        "*** Begin Patch\n*** Update File: src/a.py\n*** Move to: src/b.py\n*** End Patch\n",
+        dry_run=True,
+    )
+    assert pure.ok, pure.errors
+    assert list(pure.diffs()) == [
+        ("src/a.py", "diff --git a/src/a.py b/src/b.py\nrename from src/a.py\nrename to src/b.py\n")
+    ]
+    changed = ws.apply(
+        "*** Begin Patch\n*** Update File: src/a.py\n*** Move to: src/b.py\n@@\n def f():\n"
+        "-    return 1\n+    return 2\n*** End Patch\n",
+        dry_run=True,
+    )
+    assert list(changed.diffs()) == [
+        (
+            "src/a.py",
+            "diff --git a/src/a.py b/src/b.py\n"
+            "rename from src/a.py\n"
+            "rename to src/b.py\n"
+            "--- a/src/a.py\n"
+            "+++ b/src/b.py\n"
+            "@@ -1,2 +1,2 @@\n"
+            " def f():\n"
+            "-    return 1\n"
+            "+    return 2\n",
+        )
+    ]
+    # The JSON is as it was: one moved file.
+    assert changed.to_dict()["files"] == [{"path": "src/a.py", "action": "moved", "to": "src/b.py"}]
+
+
+def test_rename_preview_applies_with_git_and_with_applydiff(tmp_path):
+    files = {"src/a.py": b"def f():\n    return 1\n", "other.txt": b"o\n"}
+    root = tree(tmp_path / "t", files)
+    preview = Workspace(root).apply(
+        "*** Begin Patch\n*** Update File: src/a.py\n*** Move to: lib/b.py\n@@\n def f():\n"
+        "-    return 1\n+    return 2\n*** Update File: other.txt\n@@\n-o\n+p\n*** End Patch\n",
+        dry_run=True,
+    )
+    patch = "".join(d for _, d in preview.diffs())
+    assert patch.count("diff --git") == 1 and patch.count("+++ ") == 2
+    want = {"lib/b.py": b"def f():\n    return 2\n", "other.txt": b"p\n"}
+    by_git = tree(tmp_path / "g", files)
+    git(by_git, "init", "-q")
+    (tmp_path / "p.diff").write_text(patch)
+    git(by_git, "apply", str(tmp_path / "p.diff"))
+    assert {k: v for k, (v, _) in snapshot(by_git).items() if not k.startswith(".git")} == want
+    by_us = tree(tmp_path / "u", files)
+    assert Workspace(by_us).apply(patch).ok
+    assert {k: v for k, (v, _) in snapshot(by_us).items()} == want

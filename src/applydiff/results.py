@@ -113,9 +113,20 @@ class Result:
         return out
 
     def diffs(self) -> Iterator[tuple[str, str]]:
-        """``(path, unified diff)`` for every changed file."""
+        """``(path, unified diff)`` for every changed file. A renamed file is one entry,
+        under its old path, in git's shape: ``rename from``/``rename to`` lines, then the
+        hunks of its changed lines, if any."""
+        moved = {f.path: f.to for f in self.files if f.action == "moved" and f.to}
+        after_of = {path: after for path, _, after in self.changes}
+        shown = {dst for src, dst in moved.items() if src in after_of and dst in after_of}
         for path, before, after in self.changes:
-            yield path, unified_diff(path, before, after)
+            if path in shown:
+                continue
+            dst = moved.get(path)
+            if dst is not None and dst in after_of:
+                yield path, rename_diff(path, dst, before, after_of[dst])
+            else:
+                yield path, unified_diff(path, before, after)
 
 
 def _edit_json(report: EditReport) -> dict[str, Any]:
@@ -123,14 +134,27 @@ def _edit_json(report: EditReport) -> dict[str, Any]:
     return {k: full[k] for k in EDIT_KEYS}
 
 
-def unified_diff(path: str, before: str | None, after: str | None) -> str:
+def unified_diff(
+    path: str, before: str | None, after: str | None, to: str | None = None
+) -> str:
+    """The diff of ``path`` from ``before`` to ``after`` (None: no file); ``to``: the path
+    it has afterwards, when it was renamed."""
     a, b = _diff_lines(before or ""), _diff_lines(after or "")
     for lines in (a, b):
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += "\n\\ No newline at end of file\n"
     old = f"a/{path}" if before is not None else "/dev/null"
-    new = f"b/{path}" if after is not None else "/dev/null"
+    new = f"b/{to or path}" if after is not None else "/dev/null"
     return "".join(difflib.unified_diff(a, b, old, new))
+
+
+def rename_diff(old: str, new: str, before: str | None, after: str | None) -> str:
+    """A rename as git writes it: its header lines, then the hunks of the lines that
+    changed (none when the content moved as it was)."""
+    head = f"diff --git a/{old} b/{new}\nrename from {old}\nrename to {new}\n"
+    if before == after:
+        return head
+    return head + unified_diff(old, before, after, to=new)
 
 
 def _diff_lines(text: str) -> list[str]:
