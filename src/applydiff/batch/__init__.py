@@ -1,0 +1,139 @@
+"""``applydiff batch``: apply and score many model answers, in memory, on all local cores or
+on a Ray cluster.
+
+>>> from applydiff import batch
+>>> rec = {"id": 1, "files": {"a.py": "x = 1\\n"}, "expected": {"a.py": "x = 2\\n"},
+...        "answer": "a.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n"}
+>>> out = next(batch.run([rec], workers=0))
+>>> out["ok"], out["files"], out["exact"]
+(True, {'a.py': 'x = 2\\n'}, True)
+
+- :mod:`.record`: one record in memory (the formats, limits and error codes);
+- :mod:`.pool`: the local process pool (order, time limit, crashes, bounded memory);
+- :mod:`.io`: JSON Lines and Parquet in, JSON Lines out, what a resumed run skips;
+- :mod:`.ray_run`: the same job on Ray Data (``applydiff[ray]``);
+- :mod:`.cli`: ``applydiff batch`` and ``applydiff bench --emit-batch``.
+
+This module loads nothing heavy, so that the command line's ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .record import Payload
+
+__all__ = ["Summary", "run", "run_file"]
+
+
+def run(
+    records: Iterable[str | bytes | Mapping[str, Any]],
+    workers: int | None = None,
+    *,
+    timeout: float | None = None,
+    hashes: bool = False,
+) -> Iterator[dict[str, Any]]:
+    """The output record of each input record, in input order.
+
+    A record is a decoded object or a JSON line (str or bytes). ``workers``: processes (None:
+    every core this process may use; 0: in this process, without crash isolation).
+    ``timeout``: seconds per record, after which it is a ``timeout`` record. A malformed
+    record, or one that makes the engine raise or its worker die, gives an error record with
+    its id: the batch never stops and never drops a record. The records are read as the
+    workers need them, so an endless iterable streams.
+    """
+    from .pool import Options, stream
+
+    for _, out in stream(records, workers, Options(hashes=hashes, timeout=timeout)):
+        assert isinstance(out, dict)
+        yield out
+
+
+@dataclass
+class Summary:
+    """What a batch did: records written, skipped (resume), ok, exact (of those with
+    ``expected``), whitespace only, errors by code of the first error, and seconds."""
+
+    records: int = 0
+    skipped: int = 0
+    ok: int = 0
+    with_expected: int = 0
+    exact: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    crashes: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "records": self.records,
+            "skipped": self.skipped,
+            "ok": self.ok,
+            "failed": self.records - self.ok,
+            "with_expected": self.with_expected,
+            "exact": self.exact,
+            "errors": dict(sorted(self.errors.items())),
+            "crashes": self.crashes,
+            "seconds": round(self.seconds, 3),
+            "records_per_second": round(self.records / self.seconds, 1) if self.seconds else None,
+        }
+
+
+def run_file(
+    source: str,
+    out: str | None,
+    *,
+    workers: int | None = None,
+    timeout: float | None = None,
+    hashes: bool = False,
+    resume: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Run the records of ``source`` (JSON Lines or Parquet; ``-``: stdin) into ``out`` (JSON
+    Lines; None or ``-``: stdout). With ``resume``, the records ``out`` already holds are
+    skipped and the rest appended. ``progress`` is called with each record's count done.
+    Raises :class:`~applydiff.batch.io.InputError` when the input or output cannot be used.
+    """
+    from . import io
+    from .pool import Line, Options, stream
+
+    done_ids: frozenset[Any] = frozenset()
+    done_before = 0
+    if resume:
+        if out is None or out == "-":
+            raise io.InputError("--resume needs --out FILE: the output of the run to continue")
+        done_ids, done_before = io.done_in(out)
+    options = Options(
+        hashes=hashes,
+        timeout=timeout,
+        encode=True,
+        done_ids=done_ids,
+        done_before=done_before,
+    )
+    summary = Summary()
+    start = time.perf_counter()
+    with io.opened_input(source) as records, io.opened_output(out, append=resume) as sink:
+        payloads: Iterable[Payload] = records
+        results = stream(payloads, workers, options)
+        for n, (_, line) in enumerate(results, 1):
+            if line is None:
+                summary.skipped += 1
+            else:
+                assert isinstance(line, Line)
+                sink.write(line.text)
+                sink.write("\n")
+                summary.records += 1
+                summary.ok += line.ok
+                if line.code is not None:
+                    summary.errors[line.code] = summary.errors.get(line.code, 0) + 1
+                if line.exact is not None:
+                    summary.with_expected += 1
+                    summary.exact += line.exact
+            if progress is not None:
+                progress(n)
+    summary.crashes = summary.errors.get("crash", 0)
+    summary.seconds = time.perf_counter() - start
+    return summary

@@ -1,0 +1,256 @@
+"""The command line of the batch: ``applydiff batch IN --out OUT`` and ``applydiff bench
+--emit-batch N``, as functions the main command line wires in (``add_batch_parser`` and
+``run_batch``; ``add_emit_batch_arguments`` and ``emit_batch``), and ``python -m
+applydiff.batch``, which runs them alone.
+
+Conventions of the command line: results on stdout (JSON Lines when there is no ``--out``),
+progress and the human summary on stderr, ``--json`` prints one summary object on stdout.
+Exit codes: 0 the batch ran (records that failed are data, in the output), 2 the command was
+wrong (unreadable input, a bad flag, Ray asked for and not installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import IO, Any
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def add_batch_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``batch`` on a parser (``add_batch_parser`` makes the subcommand)."""
+    p.add_argument(
+        "input",
+        metavar="IN",
+        help="records as JSON Lines (- for stdin), or Parquet (.parquet, needs pyarrow)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="OUT",
+        help="output records as JSON Lines (default: stdout); with --ray, a directory or URI",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: every core; 0: in this process, no crash isolation)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time limit per record; a record past it is reported as 'timeout'",
+    )
+    p.add_argument(
+        "--hashes",
+        action="store_true",
+        help="output the SHA-256 of each changed file instead of its text",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip the ids OUT already holds and append the rest (after a killed run)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        default=None,
+        metavar="ADDRESS",
+        help="run on Ray Data (pip install 'applydiff[ray]'): a cluster address, or none to "
+        "use RAY_ADDRESS or start a local one",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON summary object on stdout (needs --out)"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def add_batch_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """The ``batch`` subcommand, on the ``add_subparsers()`` object of the main parser."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "batch",
+        help="apply and score many model answers in memory (JSON Lines in and out)",
+        description="Apply each record's answer to its files in memory and write one output "
+        "record per input record, in input order. Nothing is written under any root.",
+    )
+    add_batch_arguments(p)
+    return p
+
+
+def add_emit_batch_arguments(p: argparse.ArgumentParser) -> None:
+    """``--emit-batch N`` (and ``--batch-mix``) on the ``bench`` parser; ``--seed`` is bench's
+    own. When ``args.emit_batch`` is set, bench calls :func:`emit_batch` instead of running."""
+    p.add_argument(
+        "--emit-batch",
+        type=int,
+        default=None,
+        metavar="N",
+        help="write N realistic batch records (JSON Lines) to stdout and exit",
+    )
+    p.add_argument(
+        "--batch-mix",
+        default="realistic",
+        choices=("realistic", "noisy"),
+        help="with --emit-batch: the share of noisy and refused edits (default: realistic)",
+    )
+
+
+def _progress_wanted(args: argparse.Namespace) -> bool:
+    if getattr(args, "no_progress", False):
+        return False
+    return sys.stderr.isatty() or bool(os.environ.get("FORCE_COLOR"))
+
+
+class _Bar:
+    """A rich progress bar on stderr refreshed from the calling thread (no refresh thread, so
+    worker processes can fork safely), at most ten times a second."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TextColumn("{task.completed:,} records"),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            auto_refresh=False,
+            transient=False,
+        )
+        self.task = self.progress.add_task("batch", total=None, rate="")
+        self.start = self.last = time.monotonic()
+
+    def __enter__(self) -> _Bar:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.refresh()
+        self.progress.stop()
+
+    def __call__(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        rate = done / (now - self.start) if now > self.start else 0.0
+        self.progress.update(self.task, completed=done, rate=f"{rate:,.0f}/s")
+        self.progress.refresh()
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    """``applydiff batch``: run it and return the exit code (prints its own errors)."""
+    from .io import InputError
+
+    try:
+        if args.json and (args.out is None or args.out == "-"):
+            raise InputError("--json prints a summary on stdout, so it needs --out FILE")
+        if args.workers is not None and args.workers < 0:
+            raise InputError("--workers must be 0 or more")
+        if args.timeout is not None and args.timeout <= 0:
+            raise InputError("--timeout must be a positive number of seconds")
+        if args.ray is not None:
+            summary = _run_ray(args)
+        else:
+            summary = _run_local(args)
+    except InputError as e:
+        print(f"applydiff: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(_human(summary), file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_local(args: argparse.Namespace) -> dict[str, Any]:
+    from . import run_file
+
+    common: dict[str, Any] = dict(
+        workers=args.workers, timeout=args.timeout, hashes=args.hashes, resume=args.resume
+    )
+    if _progress_wanted(args):
+        with _Bar() as bar:
+            summary = run_file(args.input, args.out, progress=bar, **common)
+    else:
+        summary = run_file(args.input, args.out, **common)
+    out = summary.to_dict()
+    out["out"] = args.out or "-"
+    return out
+
+
+def _run_ray(args: argparse.Namespace) -> dict[str, Any]:
+    from .io import InputError
+
+    if args.resume:
+        raise InputError("--resume works with the local pool; Ray writes OUT as a whole")
+    if args.out is None or args.out == "-":
+        raise InputError("--ray needs --out: the directory (or URI) Ray writes the records to")
+    try:
+        from . import ray_run
+    except ImportError as e:
+        raise InputError(f"--ray needs Ray Data: pip install 'applydiff[ray]' ({e})") from None
+    address = None if args.ray == "auto" else args.ray
+    return ray_run.run(
+        args.input, args.out, address=address, timeout=args.timeout, hashes=args.hashes
+    ).to_dict()
+
+
+def _human(summary: dict[str, Any]) -> str:
+    parts = [f"{summary['records']:,} records", f"{summary['ok']:,} ok"]
+    if summary.get("skipped"):
+        parts.append(f"{summary['skipped']:,} skipped (already in OUT)")
+    if summary.get("with_expected"):
+        parts.append(f"{summary['exact']:,} of {summary['with_expected']:,} exact")
+    errors = summary.get("errors") or {}
+    if errors:
+        parts.append("errors: " + ", ".join(f"{k} {v:,}" for k, v in errors.items()))
+    rate = summary.get("records_per_second")
+    tail = f" in {summary['seconds']:.1f} s" + (f" ({rate:,.0f}/s)" if rate else "")
+    return "; ".join(parts) + tail
+
+
+def emit_batch(n: int, seed: int = 0, out: IO[str] | None = None, *, mix: str = "realistic") -> int:
+    """``applydiff bench --emit-batch N``: N records on ``out`` (stdout); the exit code.
+    Prints its own errors (no source files to make records from)."""
+    from ..bench.batch_records import emit
+
+    if n < 0:
+        print("applydiff: --emit-batch needs a count of 0 or more", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        emit(n, seed, out if out is not None else sys.stdout, mix=mix)
+    except ValueError as e:
+        print(f"applydiff: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m applydiff.batch``: ``IN --out OUT ...`` runs a batch; ``emit N [--seed S]``
+    writes records (the two commands ``applydiff`` wires in)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["emit"]:
+        p = argparse.ArgumentParser(prog="python -m applydiff.batch emit")
+        p.add_argument("n", type=int)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--mix", default="realistic", choices=("realistic", "noisy"))
+        a = p.parse_args(argv[1:])
+        return emit_batch(a.n, a.seed, mix=a.mix)
+    p = argparse.ArgumentParser(prog="python -m applydiff.batch")
+    add_batch_arguments(p)
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    return run_batch(args)

@@ -1,0 +1,144 @@
+"""Records in and out of files: JSON Lines streamed line by line (a line over the size limit
+is skipped unread but for its id), Parquet in batches when pyarrow is installed, and what a
+resumed run finds already done in its output (a last line cut short by a kill is dropped)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from .record import MAX_RECORD_BYTES, Oversize, Payload, head_id
+
+READ_BUFFER = 1024 * 1024
+PARQUET_BATCH = 256  # rows per Arrow batch read from a Parquet file
+
+
+class InputError(Exception):
+    """The input cannot be read as records (a usage error: exit 2)."""
+
+
+def is_parquet(path: str) -> bool:
+    return path.lower().endswith((".parquet", ".pq"))
+
+
+def read_lines(stream: IO[bytes], limit: int = MAX_RECORD_BYTES) -> Iterator[Payload]:
+    """The records of a JSON Lines stream, one payload per non-blank line: the line's bytes,
+    or an :class:`Oversize` when it is longer than ``limit`` (read past, never held)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            size = len(line)
+            rid = head_id(line[:4096])
+            while True:  # the rest of the line, in pieces
+                more = stream.readline(READ_BUFFER)
+                size += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            yield Oversize(size, rid)
+            continue
+        if line.strip():
+            yield line
+
+
+def read_parquet(path: str) -> Iterator[Payload]:
+    """The rows of a Parquet file as records (needs pyarrow)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            f"{path} is Parquet, which needs pyarrow: pip install 'applydiff[ray]' or pyarrow"
+        ) from None
+    try:
+        reader = pq.ParquetFile(path)
+    except (OSError, ValueError) as e:
+        raise InputError(f"cannot read {path} as Parquet: {e}") from None
+    for batch in reader.iter_batches(batch_size=PARQUET_BATCH):
+        yield from batch.to_pylist()
+
+
+@contextmanager
+def opened_input(path: str) -> Iterator[Iterator[Payload]]:
+    """The records of ``path`` (``-``: stdin), JSON Lines or Parquet by its extension."""
+    if path == "-":
+        yield read_lines(sys.stdin.buffer)
+        return
+    if is_parquet(path):
+        if not Path(path).is_file():
+            raise InputError(f"{path}: no such file")
+        yield read_parquet(path)
+        return
+    try:
+        f = open(path, "rb", buffering=READ_BUFFER)  # noqa: SIM115 (closed below)
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+    with f:
+        yield read_lines(f)
+
+
+def done_in(path: str) -> tuple[frozenset[Any], int]:
+    """What an earlier run wrote to ``path``: the ids of its complete records and how many
+    records it holds. A last line without its newline (the run was killed while writing it)
+    is cut off the file, so its record is run again."""
+    try:
+        f = open(path, "r+b")  # noqa: SIM115 (closed below)
+    except FileNotFoundError:
+        return frozenset(), 0
+    except OSError as e:
+        raise InputError(f"cannot read {path} to resume: {e.strerror or e}") from None
+    ids: set[Any] = set()
+    count = 0
+    end = 0  # the end of the last complete line
+    decoder = json.JSONDecoder()
+    with f:
+        for line in f:
+            if not line.endswith(b"\n"):
+                break
+            try:
+                ids.add(_line_id(line, decoder))
+            except ValueError:
+                raise InputError(
+                    f"{path} line {count + 1} is not an output record; resume needs the "
+                    "output of an earlier run of this batch"
+                ) from None
+            count += 1
+            end += len(line)
+        if f.seek(0, os.SEEK_END) != end:
+            f.truncate(end)
+    ids.discard(None)
+    return frozenset(ids), count
+
+
+_HEAD = b'{"id":'
+
+
+def _line_id(line: bytes, decoder: json.JSONDecoder) -> Any:
+    """The id of an output line (the writer puts it first); ValueError if not a record."""
+    if line.startswith(_HEAD):
+        value, _ = decoder.raw_decode(line[len(_HEAD) :].decode("utf-8", "surrogatepass"))
+        return value if isinstance(value, str | int) and not isinstance(value, bool) else None
+    record = json.loads(line)
+    if not isinstance(record, dict) or "id" not in record:
+        raise ValueError("not a record")
+    rid = record["id"]
+    return rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+
+
+@contextmanager
+def opened_output(path: str | None, *, append: bool) -> Iterator[IO[str]]:
+    """Where output lines go: ``path`` (appended to when resuming), or stdout."""
+    if path is None or path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise InputError(f"cannot write {path}: {parent} is not a directory")
+    with open(path, "a" if append else "w", encoding="utf-8", errors="surrogatepass") as f:
+        yield f

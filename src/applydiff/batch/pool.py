@@ -1,0 +1,381 @@
+"""The local process pool of ``applydiff batch``: records out in input order, memory bounded,
+a per-record time limit, and a worker that dies costing one record, not the batch.
+
+Workers are our own processes, one pipe each, one chunk of records at a time (a worker reads
+its whole chunk before it works, so neither side ever blocks writing to a full pipe). Each
+worker publishes the record it is on (its sequence number and start time) in shared memory,
+so that when a worker dies the record that killed it is known exactly: that record becomes a
+``crash`` record, the rest of its chunk is run again, and a new worker takes its place.
+
+The time limit is kept twice: in the worker, an interval timer interrupts the engine at the
+limit (the record becomes a ``timeout`` record and the worker goes on); in the parent, a
+worker still on one record well past the limit (stuck in C code) is killed and replaced.
+
+At most ``window`` records are between the input and the output at any time, so a batch of
+any size runs in memory bounded by the window, whatever the order records finish in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any, NamedTuple
+
+from .record import CRASH, TIMEOUT, Oversize, Payload, encode, error_record, record_id, run_payload
+
+
+
+class Line(NamedTuple):
+    """An output record as the pool hands it back when it encodes: the JSON line, and what a
+    summary counts (ok, the first error's code, exact)."""
+
+    text: str
+    ok: bool
+    code: str | None
+    exact: bool | None
+
+
+Out = dict[str, Any] | Line  # a record, or its JSON line when the pool encodes
+
+
+def _out(record: dict[str, Any], encoded: bool) -> Out:
+    if not encoded:
+        return record
+    errors = record.get("errors")
+    code = errors[0]["code"] if errors else None
+    return Line(encode(record), bool(record.get("ok")), code, record.get("exact"))
+
+CHUNK = 32  # records per message to a worker (fewer when they are large)
+CHUNK_BYTES = 4 * 1024 * 1024  # a chunk's input lines, at most (one record may pass it)
+WINDOW_PER_WORKER = 8  # chunks between input and output per worker
+POLL = 0.25  # seconds between checks of the parent's time limit
+MAX_ATTEMPTS = 3  # a record whose worker died this often without it being the one on: crash
+
+
+@dataclass(frozen=True)
+class Options:
+    """How each record runs: file hashes instead of texts, the time limit in seconds (None:
+    none), output as JSON lines (``encode``), and what a resumed run skips: ids already
+    done, and records without a usable id before position ``done_before``."""
+
+    hashes: bool = False
+    timeout: float | None = None
+    encode: bool = False
+    done_ids: frozenset[Any] = frozenset()
+    done_before: int = 0
+
+
+class _Timeout(BaseException):
+    """The interval timer fired: the record ran past the limit (a BaseException so that no
+    ``except Exception`` on the way catches it)."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise _Timeout
+
+
+def timeout_record(rid: Any, timeout: float | None, *, expected: bool, hashes: bool) -> dict[str, Any]:
+    return error_record(
+        rid,
+        TIMEOUT,
+        f"the record ran past the time limit of {timeout:g} s and was stopped",
+        expected=expected,
+        hashes=hashes,
+    )
+
+
+def _decoded(payload: Payload) -> Mapping[str, Any] | None:
+    if isinstance(payload, Oversize):
+        return {"id": payload.rid}
+    if not isinstance(payload, str | bytes):
+        return payload
+    try:
+        value = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _facts(payload: Payload) -> tuple[Any, bool]:
+    """(id, has expected) of a record, for an error record made outside the engine."""
+    record = _decoded(payload)
+    if record is None:
+        return None, False
+    return record_id(record), record.get("expected") is not None
+
+
+class Runner:
+    """Runs one record at a time under the options: skip, time limit, encoding."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.alarm = options.timeout is not None and (
+            threading.current_thread() is threading.main_thread()
+        )
+        if self.alarm:
+            signal.signal(signal.SIGALRM, _on_alarm)
+
+    def skipped(self, seq: int, payload: Payload) -> bool:
+        o = self.options
+        if not o.done_ids and not o.done_before:
+            return False
+        rid, _ = _facts(payload)
+        return rid in o.done_ids if rid is not None else seq < o.done_before
+
+    def run(self, seq: int, payload: Payload) -> Out | None:
+        """The record's output (None: a resumed run skips it)."""
+        if self.skipped(seq, payload):
+            return None
+        o = self.options
+        if not self.alarm:
+            out = run_payload(payload, hashes=o.hashes)
+        else:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, o.timeout or 0)
+                out = run_payload(payload, hashes=o.hashes)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            except _Timeout:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                rid, expected = _facts(payload)
+                out = timeout_record(rid, o.timeout, expected=expected, hashes=o.hashes)
+        return _out(out, o.encode)
+
+
+def _worker(conn: Connection, state: Any, options: Options) -> None:
+    """A worker's loop: a chunk in, its outputs back; ``state`` = [seq on, its start]."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch
+    runner = Runner(options)
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:
+            return
+        if msg is None:
+            return
+        outs = []
+        for seq, payload in msg:
+            state[1] = time.monotonic()
+            state[0] = seq
+            outs.append((seq, runner.run(seq, payload)))
+        state[0] = -1
+        conn.send(outs)
+
+
+@dataclass
+class _Slot:
+    """One worker process: its pipe, its shared state and the chunk it holds."""
+
+    proc: Any
+    conn: Connection
+    state: Any
+    chunk: list[tuple[int, Payload]] = field(default_factory=list)
+    killed_for_time: bool = False
+
+
+def _context() -> Any:
+    """fork where it is safe and cheap (Linux: the parent has loaded the engine), else the
+    platform's default; forkserver when the parent runs threads (a progress bar)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context()
+
+
+class Pool:
+    """``workers`` processes running records in input order (see the module's docstring)."""
+
+    def __init__(self, workers: int, options: Options) -> None:
+        self.workers = max(1, workers)
+        self.options = options
+        self.ctx = _context()
+        self.slots: list[_Slot] = []
+        self.attempts: dict[int, int] = {}
+        self.crashes = 0
+
+    def _spawn(self) -> _Slot:
+        parent, child = self.ctx.Pipe()
+        state = self.ctx.RawArray("d", 2)
+        state[0] = -1
+        proc = self.ctx.Process(
+            target=_worker, args=(child, state, self.options), daemon=True, name="applydiff-batch"
+        )
+        proc.start()
+        child.close()
+        return _Slot(proc, parent, state)
+
+    def close(self) -> None:
+        for slot in self.slots:
+            with contextlib.suppress(OSError, ValueError):
+                slot.conn.send(None)
+        deadline = time.monotonic() + 2
+        for slot in self.slots:
+            slot.proc.join(max(0.0, deadline - time.monotonic()))
+            if slot.proc.is_alive():
+                slot.proc.kill()
+                slot.proc.join()
+            slot.conn.close()
+        self.slots = []
+
+    def map(self, items: Iterable[Payload]) -> Iterator[tuple[int, Out | None]]:
+        """(position, output) for every item, in input order (None: skipped on resume)."""
+        source = iter(items)
+        exhausted = False
+        seq = 0
+        done: dict[int, Out | None] = {}
+        next_out = 0
+        again: deque[list[tuple[int, Payload]]] = deque()  # chunks to run again, first
+        window = self.workers * WINDOW_PER_WORKER * CHUNK
+
+        def next_chunk() -> list[tuple[int, Payload]] | None:
+            nonlocal exhausted, seq
+            if again:
+                return again.popleft()
+            if exhausted or seq - next_out >= window:
+                return None
+            chunk: list[tuple[int, Payload]] = []
+            size = 0
+            while len(chunk) < CHUNK and size < CHUNK_BYTES:
+                try:
+                    payload = next(source)
+                except StopIteration:
+                    exhausted = True
+                    break
+                chunk.append((seq, payload))
+                seq += 1
+                size += len(payload) if isinstance(payload, str | bytes) else 0
+            return chunk or None
+
+        try:
+            self.slots = [self._spawn() for _ in range(self.workers)]
+            while True:
+                for slot in self.slots:
+                    if not slot.chunk:
+                        chunk = next_chunk()
+                        if chunk is None:
+                            break
+                        slot.chunk = chunk
+                        try:
+                            slot.conn.send(chunk)
+                        except OSError:  # it died idle: the chunk goes to its successor
+                            self._replace(slot, done, again)
+                while next_out in done:
+                    yield next_out, done.pop(next_out)
+                    next_out += 1
+                busy = [s for s in self.slots if s.chunk]
+                if not busy:
+                    if exhausted and not again:
+                        return
+                    continue
+                ready = wait(
+                    [s.conn for s in busy] + [s.proc.sentinel for s in busy],
+                    timeout=POLL if self.options.timeout is not None else None,
+                )
+                for slot in busy:
+                    if slot.conn in ready:
+                        try:
+                            outs = slot.conn.recv()
+                        except (EOFError, OSError):
+                            outs = None
+                        if outs is not None:
+                            done.update(outs)
+                            slot.chunk = []
+                            continue
+                    if slot.proc.sentinel in ready or not slot.proc.is_alive():
+                        self._replace(slot, done, again)
+                self._enforce_time()
+        finally:
+            self.close()
+
+    def _enforce_time(self) -> None:
+        """Kill a worker still on one record at twice the limit plus a second."""
+        limit = self.options.timeout
+        if limit is None:
+            return
+        now = time.monotonic()
+        for slot in self.slots:
+            if slot.chunk and slot.state[0] >= 0 and now - slot.state[1] > 2 * limit + 1:
+                slot.killed_for_time = True
+                slot.proc.kill()
+
+    def _replace(
+        self,
+        slot: _Slot,
+        done: dict[int, Out | None],
+        again: deque[list[tuple[int, Payload]]],
+    ) -> None:
+        """A worker died: its record on is a crash (or a timeout), the rest of its chunk runs
+        again, on a new worker in its place."""
+        slot.proc.join()
+        on = int(slot.state[0])
+        code = slot.proc.exitcode
+        rest: list[tuple[int, Payload]] = []
+        for seq, payload in slot.chunk:
+            tries = self.attempts[seq] = self.attempts.get(seq, 0) + 1
+            if seq == on or tries >= MAX_ATTEMPTS:
+                done[seq] = self._failed(payload, code, slot.killed_for_time and seq == on)
+                self.attempts.pop(seq, None)
+            else:
+                rest.append((seq, payload))
+        if rest:
+            again.appendleft(rest)
+        slot.conn.close()
+        index = self.slots.index(slot)
+        self.slots[index] = self._spawn()
+
+    def _failed(self, payload: Payload, exitcode: int | None, timed_out: bool) -> Out:
+        o = self.options
+        rid, expected = _facts(payload)
+        if timed_out:
+            out = timeout_record(rid, o.timeout, expected=expected, hashes=o.hashes)
+        else:
+            self.crashes += 1
+            how = (
+                f"signal {-exitcode}" if exitcode is not None and exitcode < 0
+                else f"exit code {exitcode}"
+            )
+            out = error_record(
+                rid,
+                CRASH,
+                f"the worker process died ({how}) while applying this record",
+                expected=expected,
+                hashes=o.hashes,
+            )
+        return _out(out, o.encode)
+
+
+def in_process(items: Iterable[Payload], options: Options) -> Iterator[tuple[int, Out | None]]:
+    """The records run one by one in this process (``workers=0``): no isolation from a
+    crash; the time limit holds in the main thread only."""
+    runner = Runner(options)
+    for seq, payload in enumerate(items):
+        yield seq, runner.run(seq, payload)
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def stream(
+    items: Iterable[Payload], workers: int | None, options: Options
+) -> Iterator[tuple[int, Out | None]]:
+    """(position, output or None when skipped) per item, in input order."""
+    n = default_workers() if workers is None else workers
+    if n <= 0:
+        return in_process(items, options)
+    return Pool(n, options).map(items)
+
