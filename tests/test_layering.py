@@ -208,6 +208,7 @@ LAYERS = [
     ("tools", ["tools", "compat"]),
     ("model loop", ["llm", "loop", "evals"]),
     ("benchmarks", ["bench"]),
+    ("batch", ["batch"]),
     ("front doors", ["cli", "mcp_server", "__main__", ""]),
 ]
 

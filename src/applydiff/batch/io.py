@@ -43,6 +43,7 @@ def read_lines(stream: IO[bytes], limit: int = MAX_RECORD_BYTES) -> Iterator[Pay
                     break
             yield Oversize(size, rid)
             continue
+        line = line.rstrip(b"\r\n")
         if line.strip():
             yield line
 
@@ -50,7 +51,7 @@ def read_lines(stream: IO[bytes], limit: int = MAX_RECORD_BYTES) -> Iterator[Pay
 def read_parquet(path: str) -> Iterator[Payload]:
     """The rows of a Parquet file as records (needs pyarrow)."""
     try:
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # type: ignore[import-untyped, import-not-found]
     except ImportError:
         raise InputError(
             f"{path} is Parquet, which needs pyarrow: pip install 'applydiff[ray]' or pyarrow"

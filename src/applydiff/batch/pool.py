@@ -7,6 +7,9 @@ worker publishes the record it is on (its sequence number and start time) in sha
 so that when a worker dies the record that killed it is known exactly: that record becomes a
 ``crash`` record, the rest of its chunk is run again, and a new worker takes its place.
 
+Workers are fresh interpreters (forkserver, else spawn) with ``PYTHONHASHSEED`` pinned, so
+the output is the same from run to run and equals the Ray path's (which pins it too).
+
 The time limit is kept twice: in the worker, an interval timer interrupts the engine at the
 limit (the record becomes a ``timeout`` record and the worker goes on); in the parent, a
 worker still on one record well past the limit (stuck in C code) is killed and replaced.
@@ -33,7 +36,6 @@ from typing import Any, NamedTuple
 from .record import CRASH, TIMEOUT, Oversize, Payload, encode, error_record, record_id, run_payload
 
 
-
 class Line(NamedTuple):
     """An output record as the pool hands it back when it encodes: the JSON line, and what a
     summary counts (ok, the first error's code, exact)."""
@@ -53,6 +55,7 @@ def _out(record: dict[str, Any], encoded: bool) -> Out:
     errors = record.get("errors")
     code = errors[0]["code"] if errors else None
     return Line(encode(record), bool(record.get("ok")), code, record.get("exact"))
+
 
 CHUNK = 32  # records per message to a worker (fewer when they are large)
 CHUNK_BYTES = 4 * 1024 * 1024  # a chunk's input lines, at most (one record may pass it)
@@ -83,7 +86,9 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise _Timeout
 
 
-def timeout_record(rid: Any, timeout: float | None, *, expected: bool, hashes: bool) -> dict[str, Any]:
+def timeout_record(
+    rid: Any, timeout: float | None, *, expected: bool, hashes: bool
+) -> dict[str, Any]:
     return error_record(
         rid,
         TIMEOUT,
@@ -179,17 +184,37 @@ class _Slot:
     state: Any
     chunk: list[tuple[int, Payload]] = field(default_factory=list)
     killed_for_time: bool = False
+    served: int = 0  # chunks it sent back
+
+
+# Workers run with this string hash seed, so that a batch gives the same output run after run
+# and on Ray: a few of the engine's reports (the closest regions of a no_match) depend on the
+# order of sets of strings.
+HASH_SEED = "0"
+
+
+@contextlib.contextmanager
+def pinned_hash_seed() -> Iterator[None]:
+    """``PYTHONHASHSEED`` set to :data:`HASH_SEED` for the processes started meanwhile."""
+    old = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = HASH_SEED
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["PYTHONHASHSEED"]
+        else:
+            os.environ["PYTHONHASHSEED"] = old
 
 
 def _context() -> Any:
-    """fork where it is safe and cheap (Linux: the parent has loaded the engine), else the
-    platform's default; forkserver when the parent runs threads (a progress bar)."""
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    if "forkserver" in methods:
-        return multiprocessing.get_context("forkserver")
-    return multiprocessing.get_context()
+    """A fresh interpreter for the workers (a fork would keep this process's hash seed):
+    forkserver, which loads the engine once and forks each worker from it, else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])
+        return ctx
+    return multiprocessing.get_context("spawn")
 
 
 class Pool:
@@ -202,6 +227,7 @@ class Pool:
         self.slots: list[_Slot] = []
         self.attempts: dict[int, int] = {}
         self.crashes = 0
+        self.stillborn = 0  # workers in a row that died before their first record
 
     def _spawn(self) -> _Slot:
         parent, child = self.ctx.Pipe()
@@ -210,7 +236,8 @@ class Pool:
         proc = self.ctx.Process(
             target=_worker, args=(child, state, self.options), daemon=True, name="applydiff-batch"
         )
-        proc.start()
+        with pinned_hash_seed():
+            proc.start()
         child.close()
         return _Slot(proc, parent, state)
 
@@ -290,6 +317,8 @@ class Pool:
                         if outs is not None:
                             done.update(outs)
                             slot.chunk = []
+                            slot.served += 1
+                            self.stillborn = 0
                             continue
                     if slot.proc.sentinel in ready or not slot.proc.is_alive():
                         self._replace(slot, done, again)
@@ -319,6 +348,14 @@ class Pool:
         slot.proc.join()
         on = int(slot.state[0])
         code = slot.proc.exitcode
+        if on < 0 and not slot.served and not slot.killed_for_time:
+            self.stillborn += 1
+            if self.stillborn >= MAX_ATTEMPTS:
+                raise RuntimeError(
+                    f"batch worker processes die as they start (exit code {code}); with the "
+                    f"{self.ctx.get_start_method()} start method, a script that runs a batch "
+                    "must do so under 'if __name__ == \"__main__\":'"
+                )
         rest: list[tuple[int, Payload]] = []
         for seq, payload in slot.chunk:
             tries = self.attempts[seq] = self.attempts.get(seq, 0) + 1
@@ -341,7 +378,8 @@ class Pool:
         else:
             self.crashes += 1
             how = (
-                f"signal {-exitcode}" if exitcode is not None and exitcode < 0
+                f"signal {-exitcode}"
+                if exitcode is not None and exitcode < 0
                 else f"exit code {exitcode}"
             )
             out = error_record(
@@ -378,4 +416,3 @@ def stream(
     if n <= 0:
         return in_process(items, options)
     return Pool(n, options).map(items)
-

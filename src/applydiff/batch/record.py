@@ -50,6 +50,10 @@ BATCH_CODES = (BAD_RECORD, UNKNOWN_FORMAT, TOO_LARGE, TIMEOUT, CRASH)
 # as ``too_large`` unread: 64 MiB, far above any model answer with its files, and small enough
 # that a few in flight per worker keep memory bounded.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
+OVERSIZE_MESSAGE = (
+    f"the record is over the limit of {MAX_RECORD_BYTES:,} bytes, so it was not read; split "
+    "its files into several records"
+)
 
 _ID_TYPES = (str, int)
 
@@ -88,7 +92,7 @@ class BadRecord(Exception):
 
 def record_id(value: Any) -> Any:
     """The id of a decoded record, or None when it has no usable one."""
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         rid = value.get("id")
         if isinstance(rid, _ID_TYPES) and not isinstance(rid, bool):
             return rid
@@ -98,10 +102,7 @@ def record_id(value: Any) -> Any:
 def decode_line(line: str | bytes) -> dict[str, Any]:
     """An input line as a record object (raises :class:`BadRecord`)."""
     if len(line) > MAX_RECORD_BYTES:
-        raise BadRecord(
-            TOO_LARGE,
-            f"the record is {len(line):,} bytes, over the limit of {MAX_RECORD_BYTES:,}",
-        )
+        raise BadRecord(TOO_LARGE, OVERSIZE_MESSAGE)
     try:
         value = json.loads(line)
     except (ValueError, RecursionError) as e:
@@ -118,14 +119,15 @@ def _texts(value: Any, field: str, rid: Any, *, nulls: bool) -> dict[str, str | 
         try:
             value = json.loads(value)
         except ValueError:
-            raise BadRecord(BAD_RECORD, f"'{field}' is a string but not a JSON object", rid)
-    if isinstance(value, list) and all(
-        isinstance(p, list | tuple) and len(p) == 2 for p in value
-    ):
+            raise BadRecord(
+                BAD_RECORD, f"'{field}' is a string but not a JSON object", rid
+            ) from None
+    if isinstance(value, list) and all(isinstance(p, list | tuple) and len(p) == 2 for p in value):
         value = dict(value)
     if not isinstance(value, dict):
         raise BadRecord(
-            BAD_RECORD, f"'{field}' must be an object of path -> text, not {type(value).__name__}",
+            BAD_RECORD,
+            f"'{field}' must be an object of path -> text, not {type(value).__name__}",
             rid,
         )
     out: dict[str, str | None] = {}
@@ -191,11 +193,13 @@ def apply_record(record: Mapping[str, Any], *, hashes: bool = False) -> dict[str
         if "files" not in record or "answer" not in record:
             missing = [k for k in ("files", "answer") if k not in record]
             raise BadRecord(BAD_RECORD, f"the record has no {' or '.join(map(repr, missing))}", rid)
-        files = _texts(record["files"], "files", rid, nulls=False)
+        files = {
+            p: t
+            for p, t in _texts(record["files"], "files", rid, nulls=False).items()
+            if t is not None
+        }
         answer = _answer_text(record["answer"], rid)
-        expected = (
-            _texts(record["expected"], "expected", rid, nulls=True) if has_expected else None
-        )
+        expected = _texts(record["expected"], "expected", rid, nulls=True) if has_expected else None
         size = _size(files, answer) + (_size(expected, "") if expected else 0)
         if size > MAX_RECORD_BYTES:
             raise BadRecord(
@@ -241,21 +245,19 @@ def run_payload(payload: Payload, *, hashes: bool = False) -> dict[str, Any]:
     rid: Any = None
     expected = False
     if isinstance(payload, Oversize):
-        return error_record(
-            payload.rid,
-            TOO_LARGE,
-            f"the record is {payload.size:,} bytes or more, over the limit of "
-            f"{MAX_RECORD_BYTES:,}",
-            hashes=hashes,
-        )
+        return error_record(payload.rid, TOO_LARGE, OVERSIZE_MESSAGE, hashes=hashes)
     try:
         if isinstance(payload, str | bytes):
             if len(payload) > MAX_RECORD_BYTES:
                 raw = payload[:4096]
                 rid = head_id(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
-            record = decode_line(payload)
-        else:
+            record: Mapping[str, Any] = decode_line(payload)
+        elif isinstance(payload, Mapping):
             record = payload
+        else:
+            raise BadRecord(
+                BAD_RECORD, f"a record is an object or a JSON line, not {type(payload).__name__}"
+            )
         rid = record_id(record)
         expected = record.get("expected") is not None
         return apply_record(record, hashes=hashes)
@@ -263,14 +265,17 @@ def run_payload(payload: Payload, *, hashes: bool = False) -> dict[str, Any]:
         return error_record(rid, e.code, e.message, hashes=hashes)
     except Exception as e:  # a bug of the engine: this record fails, the batch goes on
         return error_record(
-            rid, CRASH, f"the engine raised {type(e).__name__}: {e}", expected=expected,
+            rid,
+            CRASH,
+            f"the engine raised {type(e).__name__}: {e}",
+            expected=expected,
             hashes=hashes,
         )
 
 
 def _applied(
     rid: Any,
-    files: dict[str, str | None],
+    files: dict[str, str],
     answer: str,
     fmt: str,
     expected: dict[str, str | None] | None,

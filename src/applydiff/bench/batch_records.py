@@ -1,22 +1,22 @@
-"""Realistic records for ``applydiff batch``, from the bench corpus: ``applydiff bench
---emit-batch N``, the batch tests and ``benchmarks/batch.py``.
+"""Realistic records for ``applydiff batch``, from the bench corpus: ``applydiff bench --emit-batch
+N``, the batch tests and ``benchmarks/batch.py``.
 
 A record holds 1-3 edits (half have one, 30% two, 20% three), each in its own file of 200 to
 2,000 lines of this machine's sources (the standard library's Python, and the corpus's foreign
 files: C headers, npm's JavaScript, C sources, Perl, CSS and HTML). Each edit is a corpus case
 (``corpus.TABLE``), drawn by a *mix* (``MIXES``): ``realistic`` (the default) has 70% copied
-exactly, 25% with one of the noise kinds the file's corpus runs and 5% of a kind the engine
-must refuse (models copy most search text right; whitespace, typos and elisions make the
-rest); ``noisy`` has 40%, 50% and 10%, a stress test of the fuzzy tiers. The answer is written in one format per record:
-SEARCH/REPLACE blocks (35%), a unified diff (20%, always when an edit needs its line number),
-codex's apply_patch (15%), ``edit_file`` tool calls as JSON (20%) and ``apply_diff`` tool
-calls carrying SEARCH/REPLACE text (10%). ``expected`` is the files as the intended edits leave
-them; with an edit that must be refused it is ``{}`` (nothing may change: the engine applies
-an answer all or nothing).
+exactly, 25% with one of the noise kinds the file's corpus runs and 5% of a kind the engine must
+refuse (models copy most search text right; whitespace, typos and elisions make the rest);
+``noisy`` has 40%, 50% and 10%, a stress test of the fuzzy tiers. The answer is written in one
+format per record: SEARCH/REPLACE blocks (35%), a unified diff (20%, always when an edit needs
+its line number), codex's apply_patch (15%), ``edit_file`` tool calls as JSON (20%) and
+``apply_diff`` tool calls carrying SEARCH/REPLACE text (10%). ``expected`` is the files as the
+intended edits leave them; with an edit that must be refused it is ``{}`` (nothing may change:
+the engine applies an answer all or nothing).
 
-Records are combinations drawn from a pool of cases made once (``pool`` cases, by default
-about as many as records, at most 1,500), so making a million records costs the pool and a
-little assembly each. Everything is deterministic for a seed.
+Records are combinations drawn from a pool of cases made once (``pool`` cases, by default about
+as many as records, at most 1,500), so making a million records costs the pool and a little
+assembly each. Everything is deterministic for a seed.
 """
 
 from __future__ import annotations
