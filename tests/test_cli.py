@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from applydiff.cli import main
+from applydiff.tools import tool_names
 
 ROOT = Path(__file__).resolve().parent.parent
 RESPONSE = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
@@ -23,6 +24,12 @@ class FakeStdin:
 
     def isatty(self) -> bool:
         return self._tty
+
+
+@pytest.fixture(autouse=True)
+def no_terminal(monkeypatch):
+    """No test reads an answer from the real terminal: there is none unless a test says so."""
+    monkeypatch.setenv("APPLYDIFF_TTY", "")
 
 
 @pytest.fixture
@@ -41,7 +48,10 @@ def run(argv, capsys, stdin=None, monkeypatch=None):
 
 def test_apply_from_stdin_writes_and_prints_one_json_object(project, capsys, monkeypatch):
     code, out, err = run(
-        ["apply", "--root", str(project), "--json"], capsys, FakeStdin(RESPONSE), monkeypatch
+        ["apply", "--root", str(project), "--json", "--yes"],
+        capsys,
+        FakeStdin(RESPONSE),
+        monkeypatch,
     )
     assert code == 0 and err == ""
     assert json.loads(out) == {
@@ -68,10 +78,12 @@ def test_dry_run_previews_and_writes_nothing(project, capsys, monkeypatch):
     resp = project / "answer.md"
     resp.write_text(RESPONSE)
     code, out, err = run(["apply", str(resp), "--root", str(project), "--check"], capsys)
-    assert code == 0 and out == ""
-    assert "--- a/a.py" in err and "-x = 1" in err and "+x = 2" in err
-    assert "edit 0: a.py lines 1-1: exact (1.00)" in err
-    assert "nothing was written" in err
+    assert code == 0
+    assert out == "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n-x = 1\n+x = 2\n y = 1\n"
+    assert err == (
+        "edit 0: a.py lines 1-1: exact (1.00)\n"
+        "would apply to 1 file(s); nothing was written (dry run)\n"
+    )
     assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
 
 
@@ -119,11 +131,15 @@ def test_usage_errors_exit_2(argv, project, capsys, monkeypatch):
 def test_confirmation_on_a_terminal(project, capsys, monkeypatch):
     resp = project / "answer.md"
     resp.write_text(RESPONSE)
-    monkeypatch.setattr(sys, "stdin", FakeStdin("", tty=True))
-    monkeypatch.setattr("rich.console.Console.input", lambda self, prompt="": "n")
+    tty = project / "tty"
+    monkeypatch.setenv("APPLYDIFF_TTY", str(tty))
+    tty.write_text("n\n")
     assert main(["apply", str(resp), "--root", str(project)]) == 1
+    assert capsys.readouterr().err.endswith(
+        "Apply to 1 file(s)? [y/N] not applied; nothing was written\n"
+    )
     assert (project / "a.py").read_bytes() == b"x = 1\ny = 1\n"
-    monkeypatch.setattr("rich.console.Console.input", lambda self, prompt="": "y")
+    tty.write_text("y\n")
     assert main(["apply", str(resp), "--root", str(project)]) == 0
     assert (project / "a.py").read_bytes() == b"x = 2\ny = 1\n"
 
@@ -136,14 +152,14 @@ def test_yes_skips_the_question(project, capsys, monkeypatch):
     def refuse(*a, **k):
         raise AssertionError("asked")
 
-    monkeypatch.setattr("rich.console.Console.input", refuse)
+    monkeypatch.setattr("applydiff.cli.edits.ask", refuse)
     assert main(["apply", str(resp), "--root", str(project), "--yes"]) == 0
 
 
 def test_call_runs_one_tool_call(project, capsys, monkeypatch):
     args = json.dumps({"path": "a.py", "old_string": "y = 1", "new_string": "y = 3"})
     code, out, _ = run(
-        ["call", "edit_file", "--args", args, "--root", str(project), "--json"],
+        ["call", "edit_file", "--args", args, "--root", str(project), "--json", "--yes"],
         capsys,
         FakeStdin(""),
         monkeypatch,
@@ -189,7 +205,7 @@ def test_plain_output_without_a_terminal_or_with_no_color(project):
             env={"PATH": "/usr/bin:/bin", **env},
         )
         assert proc.returncode == 0, proc.stderr
-        assert "\x1b[" not in proc.stderr and "+x = 2" in proc.stderr
+        assert "\x1b[" not in proc.stdout + proc.stderr and "+x = 2" in proc.stdout
 
 
 def test_readme_example_output_matches(tmp_path):
@@ -212,7 +228,7 @@ def test_readme_example_output_matches(tmp_path):
     assert proc.returncode == 0, proc.stderr
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shown = readme.split("<!-- apply-output -->")[1].split("```text\n")[1].split("```")[0]
-    assert shown == proc.stderr
+    assert shown == proc.stdout + proc.stderr
 
 
 # -- review, undo, schema, profile ---------------------------------------------------------------
@@ -228,7 +244,7 @@ def test_review_workflow_from_the_command_line(project, capsys, monkeypatch):
     code, out, _ = run(["status", "--root", str(project), "--json"], capsys)
     assert json.loads(out)["files"][0]["status"] == "M"
     code, out, err = run(["status", "--root", str(project)], capsys)
-    assert err.strip() == "M  a.py"
+    assert out == "M  a.py\n" and err == ""
     code, out, _ = run(["accept", "--root", str(project), "--json"], capsys)
     assert code == 0 and json.loads(out)["files"] == [{"path": "a.py", "action": "modified"}]
     assert (project / "a.py").read_bytes() == b"x = 2\ny = 1\n"
@@ -274,11 +290,9 @@ def test_schema_and_profile(capsys):
     code, out, _ = run(["schema", "--mode", "patch", "--dialect", "mcp"], capsys)
     tools = json.loads(out)
     assert code == 0 and [t["name"] for t in tools] == [
-        "read_file",
-        "write_file",
-        "apply_patch",
-        "status",
+        n.split(":")[0] for n in tool_names("patch")
     ]
+    assert "apply_patch" in [t["name"] for t in tools]
     assert "inputSchema" in tools[0]
     assert main(["schema", "--dialect", "klingon"]) == 2
     code, out, _ = run(["profile", "llama3.2:3b", "--json"], capsys)
@@ -287,7 +301,7 @@ def test_schema_and_profile(capsys):
         "parameters_b": 3.0,
         "profile": "nano",
         "mode": "diff_block",
-        "tools": ["read_file", "write_file", "diff_edit", "status"],
+        "tools": [n.split(":")[0] for n in tool_names("diff_block")],
     }
 
 
@@ -297,7 +311,9 @@ def test_apply_from_the_command_line_can_be_undone(project, capsys, monkeypatch)
     )
     assert code == 0 and (project / "a.py").read_bytes() == b"x = 2\ny = 1\n"
     call = '{"path": "b.txt", "content": "new\\n"}'
-    code, _, _ = run(["call", "write_file", "--args", call, "--root", str(project)], capsys)
+    code, _, _ = run(
+        ["call", "write_file", "--args", call, "--root", str(project), "--yes"], capsys
+    )
     assert code == 0 and (project / "b.txt").read_bytes() == b"new\n"
     code, out, _ = run(["undo", "a.py", "--root", str(project), "--json"], capsys)
     assert code == 0 and json.loads(out)["files"] == [{"path": "a.py", "action": "restored"}]

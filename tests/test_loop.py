@@ -295,6 +295,7 @@ def test_the_edit_command(model, tree, capsys):
             "--root",
             str(tree),
             "--json",
+            "--yes",
         ]
     )
     out, err = capsys.readouterr()
@@ -302,6 +303,7 @@ def test_the_edit_command(model, tree, capsys):
     result = json.loads(out)
     assert result["mode"] == "search_replace_multi" and result["ok"] and result["stop"] == "done"
     assert result["exchanges"][0]["files"] == [{"path": "app.py", "action": "modified"}]
+    assert result["written"] == ["app.py"] and result["summary"] == "wrote 1 file(s): app.py"
     # Human output; a small model gets its profile's mode (diff_block).
     model.script = [tool_answer(GOOD["diff_block"]), text_answer("ok")]
     (tree / "app.py").write_text(APP)
@@ -315,17 +317,17 @@ def test_the_edit_command(model, tree, capsys):
             "qwen2.5-coder:1.5b",
             "--root",
             str(tree),
+            "--yes",
         ]
     )
     out, err = capsys.readouterr()
-    assert code == 0 and out == ""
-    assert "exchange 1: applied: app.py (modified)" in err
-    assert "applied; the model is done (mode diff_block, 2 request(s))" in err
+    assert code == 0 and out.startswith("--- a/app.py\n+++ b/app.py\n")
+    assert "exchange 1: changed: app.py (modified)" in err
+    assert err.endswith(
+        "wrote 1 file(s): app.py; the model is done (mode diff_block, 2 request(s))\n"
+    )
     assert [t["function"]["name"] for t in model.requests[-2]["tools"]] == [
-        "read_file",
-        "write_file",
-        "diff_edit",
-        "status",
+        n.split(":")[0] for n in tool_names("diff_block")
     ]
 
 
@@ -345,7 +347,11 @@ def test_the_edit_command_reports_endpoint_and_usage_errors(tree, capsys, monkey
             "2",
         ]
     )
-    assert code == 2 and "cannot reach" in capsys.readouterr().err
+    assert code == 1
+    assert capsys.readouterr().err == (
+        "applydiff: cannot reach http://127.0.0.1:9/v1/chat/completions: connection refused; "
+        "nothing was written\n"
+    )
     assert main(["edit", "x", "--endpoint", "ftp://h", "--model", "m", "--root", str(tree)]) == 2
     assert main(["edit", "x", "--endpoint", "http://h", "--model", "m", "--mode", "klingon"]) == 2
 

@@ -9,13 +9,15 @@ LM Studio, OpenAI and its many look-alikes): ``POST {base}/chat/completions`` wi
 ``model``, ``messages`` and, when given, ``tools``. The answer's text and native tool calls
 come back normalised (arguments as a JSON string or an object, both accepted). 429 and 5xx
 answers and network failures are retried with exponential backoff (``Retry-After``
-honoured); other errors raise :class:`LLMError` at once.
+honoured), each retry told to ``on_retry`` as it starts to wait; a refused connection (no
+server listening there) and other errors raise :class:`LLMError` at once.
 
 Standard library only (``urllib``): one blocking POST with a timeout needs nothing more.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import time
@@ -28,6 +30,17 @@ from typing import Any
 DEFAULT_TIMEOUT = 300.0  # seconds per request: a local model on a CPU is slow
 DEFAULT_RETRIES = 4
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class Retry:
+    """A request about to be sent again: the retry's number (1 for the first), of how many at
+    most, the seconds waited first, and why (``HTTP 503: ...``, ``timed out``)."""
+
+    number: int
+    retries: int
+    wait: float
+    reason: str
 
 
 class LLMError(RuntimeError):
@@ -118,6 +131,7 @@ class ChatClient:
         temperature: float | None = 0.0,
         extra_body: dict[str, Any] | None = None,
         sleep: Callable[[float], None] | None = None,
+        on_retry: Callable[[Retry], None] | None = None,
     ) -> None:
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"the endpoint must be an http(s) URL, not {base_url!r}")
@@ -131,6 +145,7 @@ class ChatClient:
         self.temperature = temperature
         self.extra_body = dict(extra_body or {})
         self.sleep = sleep or (lambda seconds: time.sleep(seconds))
+        self.on_retry = on_retry
 
     def chat(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
@@ -167,13 +182,31 @@ class ChatClient:
                         f"{self.url} answered HTTP {e.code}: {detail}", status=e.code
                     ) from None
                 wait = _retry_after(e.headers.get("Retry-After"))
+                why = f"HTTP {e.code}: {detail}"
             except (TimeoutError, urllib.error.URLError, ConnectionError) as e:
+                reason = getattr(e, "reason", e)
+                if _refused(e):  # nothing listens there: waiting will not change that
+                    raise LLMError(f"cannot reach {self.url}: connection refused") from None
                 if attempt >= self.retries:
-                    reason = getattr(e, "reason", e)
                     raise LLMError(f"cannot reach {self.url}: {reason}") from None
                 wait = None
-            self.sleep(wait if wait is not None else self.backoff * 2**attempt)
+                why = str(reason) or type(reason).__name__
+            seconds = wait if wait is not None else self.backoff * 2**attempt
+            if self.on_retry is not None:
+                self.on_retry(Retry(attempt + 1, self.retries, seconds, why))
+            self.sleep(seconds)
             attempt += 1
+
+
+def _refused(error: BaseException) -> bool:
+    """A connection refused: the error itself, or a URLError whose reason it is."""
+    reason = getattr(error, "reason", error)
+    for e in (error, reason):
+        if isinstance(e, ConnectionRefusedError):
+            return True
+        if isinstance(e, OSError) and e.errno == errno.ECONNREFUSED:
+            return True
+    return False
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -1,0 +1,96 @@
+"""The ``applydiff`` command line.
+
+Results go to stdout: the diff preview (a patch file when redirected), the status and parse
+listings, profiles, ``--stat``/``--numstat``, reports. Diagnostics, warnings, progress and the
+confirmation prompt go to stderr. With ``--json`` (anywhere on the command line) stdout holds
+exactly one JSON object, also for a wrong command. Colour only on a terminal
+(``--color=auto|always|never``, NO_COLOR, FORCE_COLOR; the flag wins), and no line is ever
+wrapped. Exit codes: 0 done (or would be done), 1 rejected or not confirmed (nothing
+written), 2 the command itself was wrong.
+
+The commands live in :mod:`.edits` (apply, call, parse and the review verbs) and :mod:`.model`
+(edit, schema, profile, serve, eval-models, bench); the arguments in :mod:`.parser`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from .base import EXIT_USAGE, IO, UsageError, usage_json
+from .edits import cmd_apply, cmd_call, cmd_parse, cmd_resolve, cmd_status
+from .model import cmd_bench, cmd_edit, cmd_eval_models, cmd_profile, cmd_schema, cmd_serve
+from .parser import build_parser
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, IO], int]] = {
+    "apply": cmd_apply,
+    "call": cmd_call,
+    "parse": cmd_parse,
+    "status": cmd_status,
+    "accept": cmd_resolve,
+    "discard": cmd_resolve,
+    "merge": cmd_resolve,
+    "undo": cmd_resolve,
+    "schema": cmd_schema,
+    "profile": cmd_profile,
+    "serve": cmd_serve,
+    "bench": cmd_bench,
+    "edit": cmd_edit,
+    "eval-models": cmd_eval_models,
+}
+
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+
+def _early(argv: list[str]) -> tuple[bool, str]:
+    """``--json`` and ``--color`` as given anywhere before ``--``, known before the arguments
+    are parsed (a wrong command must answer in JSON too, in the colours asked for)."""
+    json_mode, color = False, "auto"
+    for k, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--json":
+            json_mode = True
+        elif arg in ("--color", "--colour") and k + 1 < len(argv):
+            color = argv[k + 1]
+        elif arg.startswith(("--color=", "--colour=")):
+            color = arg.split("=", 1)[1]
+    return json_mode, color if color in ("auto", "always", "never") else "auto"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    json_mode, color = _early(argv)
+    io = IO(color)
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # --help and --version print and exit 0
+            return int(e.code or 0)
+        args.json = getattr(args, "json", False)
+        if args.command is None:
+            if json_mode:
+                raise UsageError("no command given")
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
+        return COMMANDS[args.command](args, IO(getattr(args, "color", "auto")))
+    except UsageError as e:
+        if json_mode:
+            io.json(usage_json(str(e)))
+        else:
+            io.err.line(f"applydiff: {e}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        io.err.line("applydiff: interrupted; nothing more was written")
+        return 130
+    except BrokenPipeError:  # `applydiff status | head`: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,318 @@
+"""The ``applydiff`` command line's arguments: every command, its options, and the allowed
+values of ``--format``, ``--mode``, ``--dialect`` and ``--compat`` taken from the constants
+the library checks them against."""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn
+
+from ..compat import COMPATS
+from ..evals.tasks import shipped_task_names
+from ..formats import FORMATS
+from ..prompts import TEXT_MODES
+from ..tools import DIALECTS, MODES
+from ..version import __version__
+from .base import COLORS, UsageError
+
+FORMAT_CHOICES = ("auto", *FORMATS)
+EDIT_MODES = (*MODES, *TEXT_MODES)
+
+TOP_EXAMPLES = """examples:
+  applydiff apply answer.md --dry-run > preview.diff   # what would change, as a patch
+  pbpaste | applydiff apply                            # apply; asks on the terminal first
+  applydiff undo                                       # restore what the last apply changed
+"""
+
+APPLY_EXAMPLES = """examples:
+  applydiff apply answer.md --dry-run       # the diff on stdout, nothing written
+  git diff | applydiff apply -R --yes        # undo a working-tree change, as git apply -R
+  applydiff apply fix.patch -p1 --stat       # what the patch touches, as git apply --stat
+"""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`UsageError` (the command line prints them,
+    as JSON under ``--json``), not a message and ``sys.exit``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _shared(p: argparse.ArgumentParser, *, json: bool = True) -> None:
+    """``--json`` and ``--color``, on every command and before it; a command's own default
+    never hides the value given before the command (``applydiff --json status``)."""
+    if json:
+        p.add_argument(
+            "--json",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="print the result as one JSON object on stdout",
+        )
+    p.add_argument(
+        "--color",
+        "--colour",
+        choices=COLORS,
+        default=argparse.SUPPRESS,
+        help="colour the output: auto (default: on a terminal, unless NO_COLOR is set; "
+        "FORCE_COLOR forces it), always or never",
+    )
+
+
+def _root(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--root",
+        "-C",
+        metavar="DIR",
+        default=None,
+        help="the project root (default: the current directory)",
+    )
+
+
+def build_parser() -> Parser:
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = Parser(
+        prog="applydiff",
+        description="Turn what language models write about files into correct file changes.",
+        epilog=TOP_EXAMPLES,
+        formatter_class=raw,
+    )
+    parser.add_argument("--version", action="version", version=f"applydiff {__version__}")
+    _shared(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    p = sub.add_parser(
+        "apply",
+        help="apply a model's response to a tree (all files or none)",
+        description="Apply a model's response (SEARCH/REPLACE blocks, diffs, apply_patch, tool "
+        "calls, lazy snippets) to a tree, all files or none. The diff goes to stdout; it asks "
+        "before writing unless --yes.",
+        epilog=APPLY_EXAMPLES,
+        formatter_class=raw,
+    )
+    p.add_argument("file", metavar="FILE", nargs="?", default="-", help="the response (default -)")
+    _common(p)
+    p.add_argument(
+        "--format",
+        default="auto",
+        choices=FORMAT_CHOICES,
+        help="auto (default) or one format: " + ", ".join(FORMATS),
+    )
+    p.add_argument("--dry-run", "--check", action="store_true", help="preview; write nothing")
+    p.add_argument(
+        "--review", action="store_true", help="keep the outputs pending for accept/merge/discard"
+    )
+    p.add_argument(
+        "--keep-narration",
+        action="store_true",
+        help="keep the comments of lazy snippets that narrate the edit "
+        "('// Add a new method to Foo'), which are otherwise left out",
+    )
+    git = p.add_argument_group("git apply / patch options")
+    git.add_argument(
+        "-p",
+        dest="strip",
+        type=int,
+        default=None,
+        metavar="N",
+        help="strip N leading components from a diff's paths (default: git's a/ and b/)",
+    )
+    git.add_argument(
+        "-R", "--reverse", action="store_true", help="apply the diff in reverse (undo it)"
+    )
+    git.add_argument(
+        "--directory", metavar="DIR", default=None, help="prepend DIR to every path of the diff"
+    )
+    git.add_argument(
+        "--stat",
+        action="store_true",
+        help="print what would change per file (git apply --stat) on stdout; write nothing",
+    )
+    git.add_argument(
+        "--numstat",
+        action="store_true",
+        help="print added and deleted lines per file, tab-separated; write nothing",
+    )
+
+    p = sub.add_parser("call", help="run one edit tool call (write_file, edit_file, ...)")
+    p.add_argument("tool", metavar="TOOL", help="the tool: " + ", ".join(call_tools()))
+    p.add_argument(
+        "--args",
+        required=True,
+        metavar="JSON",
+        help="the call's arguments: JSON, @FILE (read from a file) or - (read from stdin)",
+    )
+    _common(p)
+    p.add_argument("--dry-run", "--check", action="store_true", help="preview; write nothing")
+
+    for name, text in (
+        (
+            "status",
+            "the session's files: M modified, A added, D deleted (pending), ~ changed "
+            "on disk, ~M conflict",
+        ),
+        ("accept", "write pending outputs to disk"),
+        ("discard", "drop pending outputs"),
+        ("merge", "three-way merge pending outputs with the files on disk"),
+        ("undo", "restore the files of the last commit (or one file's last change)"),
+    ):
+        p = sub.add_parser(name, help=text, description=text)
+        if name in ("accept", "discard", "merge"):
+            p.add_argument("paths", metavar="PATH", nargs="*", help="only these files")
+        if name == "undo":
+            p.add_argument(
+                "path", metavar="PATH", nargs="?", help="only this file, from its last change"
+            )
+        _root(p)
+        _shared(p)
+
+    p = sub.add_parser(
+        "schema", help="print the tool definitions for a diff mode (or a text mode's rules)"
+    )
+    p.add_argument(
+        "--mode",
+        default=None,
+        choices=EDIT_MODES,
+        help="diff mode (default: search_replace_multi): "
+        + ", ".join(MODES)
+        + "; or a text mode, whose instructions are printed: "
+        + ", ".join(TEXT_MODES),
+    )
+    p.add_argument(
+        "--dialect", default="openai", choices=DIALECTS, help="one of " + ", ".join(DIALECTS)
+    )
+    p.add_argument("--text-editor", action="store_true", help="add the text-editor tool")
+    p.add_argument("--compat", default=None, choices=COMPATS, help=_COMPAT_HELP)
+    _shared(p)
+
+    p = sub.add_parser("profile", help="the profile and diff mode for a model name")
+    p.add_argument("model", metavar="MODEL")
+    _shared(p)
+
+    p = sub.add_parser("serve", help="run the MCP server (stdio) for a root")
+    _root(p)
+    p.add_argument(
+        "--mode",
+        default=None,
+        choices=MODES,
+        help="diff mode (default: from the profile): " + ", ".join(MODES),
+    )
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--model", default=None, help="pick the profile from this model name")
+    group.add_argument("--profile", default=None, help="nano, minimal or full")
+    p.add_argument("--review", action="store_true", help="keep outputs pending for review")
+    p.add_argument("--text-editor", action="store_true", help="also expose the text-editor tool")
+    p.add_argument("--compat", default=None, choices=COMPATS, help=_COMPAT_HELP)
+    _shared(p, json=False)
+
+    p = sub.add_parser(
+        "edit", help="let a model do TASK on the tree (an OpenAI-compatible endpoint)"
+    )
+    p.add_argument("task", metavar="TASK", help="what to do, in words")
+    _endpoint(p)
+    p.add_argument("--model", required=True, help="the model name the endpoint serves")
+    _root(p)
+    p.add_argument(
+        "--mode",
+        default=None,
+        choices=EDIT_MODES,
+        help="diff mode or text mode (default: the profile's): " + ", ".join(EDIT_MODES),
+    )
+    p.add_argument("--max-exchanges", type=int, default=3, help="answers with edits (default 3)")
+    p.add_argument(
+        "--file",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="show this file up front (repeatable; default: a small tree whole)",
+    )
+    p.add_argument("--review", action="store_true", help="keep outputs pending for review")
+    p.add_argument("--dry-run", action="store_true", help="show the model's changes; write nothing")
+    p.add_argument("--yes", "-y", action="store_true", help="write the changes without asking")
+    _shared(p)
+
+    p = sub.add_parser("eval-models", help="score models x modes on the edit task suite")
+    _endpoint(p, required=False)
+    p.add_argument("--model", action="append", default=None, help="a model (repeatable)")
+    p.add_argument(
+        "--modes",
+        default=None,
+        help="comma-separated (default: anchored,search_replace,search_replace_multi), of: "
+        + ", ".join(EDIT_MODES),
+    )
+    p.add_argument(
+        "--tasks",
+        default=None,
+        help="comma-separated task names (default: all of the shipped suite: "
+        + ", ".join(shipped_task_names())
+        + ")",
+    )
+    p.add_argument("--runs", type=int, default=1, help="runs per task (default 1)")
+    p.add_argument("--max-exchanges", type=int, default=3)
+    p.add_argument(
+        "--suite", default=None, help="the task suite (default: the one shipped with applydiff)"
+    )
+    p.add_argument("--out", default="applydiff-eval", help="directory for the report")
+    p.add_argument(
+        "--replay",
+        default=None,
+        metavar="DIR",
+        help="re-score the transcripts of an earlier run instead of calling models",
+    )
+    _shared(p)
+
+    p = sub.add_parser("bench", help="accuracy and speed next to other edit engines, with charts")
+    p.add_argument("--quick", action="store_true", help="a small run (under a minute)")
+    p.add_argument("--out", default="applydiff-bench", help="directory for the report")
+    p.add_argument("--engines", default=None, help="comma-separated (applydiff,exact,aider,dmp)")
+    p.add_argument("--files", default=None, help="glob of source files (default: the stdlib)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--per-kind", type=int, default=None, help="cases per kind of edit")
+    _shared(p)
+
+    p = sub.add_parser("parse", help="read a model's response and print the edits it holds")
+    p.add_argument("file", metavar="FILE", help="the response (a path, or - for stdin)")
+    p.add_argument(
+        "--format",
+        default="auto",
+        choices=FORMAT_CHOICES,
+        help="auto (default) or one format: " + ", ".join(FORMATS),
+    )
+    _shared(p)
+    return parser
+
+
+_COMPAT_HELP = (
+    "offer another tool set under the names agents expect: filesystem (the reference MCP "
+    "filesystem server's), fast-apply (edit_file with code_edit) or anthropic (the text editor)"
+)
+
+
+def call_tools() -> tuple[str, ...]:
+    """The tools ``applydiff call`` runs: the edit tools of the catalogue."""
+    from ..tools import EDIT_TOOLS
+
+    return tuple(sorted(EDIT_TOOLS))
+
+
+def _endpoint(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    p.add_argument(
+        "--endpoint",
+        required=required,
+        metavar="URL",
+        help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1",
+    )
+    p.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per request")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    _root(p)
+    p.add_argument("--yes", "-y", action="store_true", help="apply without asking")
+    _shared(p)
+    p.add_argument("--threshold", type=float, default=None, help="fuzzy threshold in (0, 1]")
