@@ -48,8 +48,14 @@ def test_each_dialect_declares_valid_schemas_with_valid_examples(compat):
                 "read_multiple_files",
                 "write_file",
                 "edit_file",
-                "move_file",
+                "create_directory",
                 "list_directory",
+                "list_directory_with_sizes",
+                "directory_tree",
+                "move_file",
+                "search_files",
+                "get_file_info",
+                "list_allowed_directories",
             ],
             "fast-apply": ["read_file", "edit_file", "write_file", "status"],
             "anthropic": ["str_replace_based_edit_tool"],
@@ -321,7 +327,7 @@ def test_schema_command_prints_the_compat_tools():
         text=True,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
-    assert bad.returncode == 2 and "unknown compat dialect 'cursor'" in bad.stderr
+    assert bad.returncode == 2 and "invalid choice: 'cursor'" in bad.stderr
 
 
 def _serve(root, compat, body):

@@ -25,17 +25,35 @@ def _command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "applydiff"]
 
 
-async def _session_run(root: Path, args: list[str], body) -> None:
+def run_session(root: Path, args: list[str], body, *, roots=None, errlog=None) -> None:
+    """``applydiff serve --root ROOT ARGS`` as a subprocess, a client session with it, and
+    ``body(session)``; ``roots``: directories the client names as its MCP roots; ``errlog``:
+    a file for the server's stderr."""
     cmd = _command()
     params = StdioServerParameters(
         command=cmd[0], args=[*cmd[1:], "serve", "--root", str(root), *args]
     )
-    # The SDK's default errlog is sys.stderr as it was when mcp was first imported: under
-    # pytest that may be an earlier test's capture, which has no file descriptor.
-    client = stdio_client(params, errlog=sys.__stderr__)
-    async with client as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        await body(session)
+    callback = None
+    if roots is not None:
+        import mcp_types
+
+        async def callback(context):  # the client's roots, as file:// URIs
+            return mcp_types.ListRootsResult(
+                roots=[mcp_types.Root(uri=Path(r).as_uri()) for r in roots]
+            )
+
+    async def run() -> None:
+        # The SDK's default errlog is sys.stderr as it was when mcp was first imported: under
+        # pytest that may be an earlier test's capture, which has no file descriptor.
+        client = stdio_client(params, errlog=errlog or sys.__stderr__)
+        async with (
+            client as (read, write),
+            ClientSession(read, write, list_roots_callback=callback) as session,
+        ):
+            await session.initialize()
+            await body(session)
+
+    anyio.run(run)
 
 
 def text_of(result) -> str:
@@ -49,7 +67,13 @@ def test_serve_end_to_end(tmp_path):
 
     async def body(session: ClientSession) -> None:
         tools = (await session.list_tools()).tools
-        assert [t.name for t in tools] == ["read_file", "write_file", "edit_file", "status"]
+        assert [t.name for t in tools] == [
+            "read_file",
+            "find_files",
+            "write_file",
+            "edit_file",
+            "status",
+        ]
         for tool, key in zip(tools, tool_names("search_replace_multi"), strict=True):
             _, description, schema, _ = describe(key)
             assert tool.input_schema == schema and tool.description == description
@@ -90,7 +114,7 @@ def test_serve_end_to_end(tmp_path):
         r = await session.call_tool("status", {})
         assert not r.is_error and text_of(r) == "   app.py"
 
-    anyio.run(_session_run, root, [], body)
+    run_session(root, [], body)
 
 
 def test_serve_with_a_profile_and_review(tmp_path):
@@ -98,7 +122,13 @@ def test_serve_with_a_profile_and_review(tmp_path):
 
     async def body(session: ClientSession) -> None:
         tools = (await session.list_tools()).tools
-        assert [t.name for t in tools] == ["read_file", "write_file", "diff_edit", "status"]
+        assert [t.name for t in tools] == [
+            "read_file",
+            "find_files",
+            "write_file",
+            "diff_edit",
+            "status",
+        ]
         await session.call_tool("read_file", {"path": "app.py"})
         r = await session.call_tool(
             "diff_edit",
@@ -112,4 +142,4 @@ def test_serve_with_a_profile_and_review(tmp_path):
         r = await session.call_tool("status", {})
         assert text_of(r) == "M  app.py"
 
-    anyio.run(_session_run, tmp_path, ["--model", "qwen2.5-coder:1.5b", "--review"], body)
+    run_session(tmp_path, ["--model", "qwen2.5-coder:1.5b", "--review"], body)

@@ -54,6 +54,7 @@ def test_every_schema_is_valid_and_every_example_validates(mode, dialect):
         Draft202012Validator(schema).validate(example)
         assert name in (
             "read_file",
+            "find_files",
             "write_file",
             "edit_file",
             "diff_edit",
@@ -65,15 +66,16 @@ def test_every_schema_is_valid_and_every_example_validates(mode, dialect):
 
 
 def test_modes_map_to_their_edit_tool():
-    assert tool_names("off") == ["read_file", "write_file", "status"]
+    assert tool_names("off") == ["read_file", "find_files", "write_file", "status"]
     assert [describe(k)[0] for k in tool_names("patch")] == [
         "read_file",
+        "find_files",
         "write_file",
         "apply_patch",
         "status",
     ]
-    assert "edits" in describe(tool_names("search_replace_multi")[2])[2]["properties"]
-    assert "changes" in describe(tool_names("anchored")[2])[2]["properties"]
+    assert "edits" in describe(tool_names("search_replace_multi")[3])[2]["properties"]
+    assert "changes" in describe(tool_names("anchored")[3])[2]["properties"]
     with pytest.raises(ValueError):
         tool_names("klingon")
 
@@ -621,7 +623,7 @@ def test_undo_edit_refuses_a_change_a_person_made(layer, tmp_path):
     edit = {"path": "app.py", "old_string": "return 1", "new_string": "return 10"}
     assert not layer.handle_tool_call("edit_file", {"edits": [edit]}).is_error
     call = json.dumps({"path": "app.py", "old_string": "return 2", "new_string": "return 20"})
-    assert main(["call", "edit_file", "--args", call, "--root", str(tmp_path)]) == 0
+    assert main(["call", "edit_file", "--args", call, "--root", str(tmp_path), "--yes"]) == 0
     r = layer.handle_tool_call(TEXT_EDITOR, {"command": "undo_edit", "path": "app.py"})
     assert r.is_error and r.text == (
         "undo_edit: the last change to app.py was made by a person (applydiff on the command "

@@ -4,10 +4,15 @@ The dialects are the tools other agents' tooling already defines, under their na
 their argument schemas (those are in the tool catalogue, :mod:`applydiff.tools.catalogue`), so
 an agent switches to applydiff without a prompt change.
 
-- ``filesystem``: the reference MCP filesystem server's file tools — ``read_text_file(path,
-  head?, tail?)`` (raw text), ``read_multiple_files(paths)``, ``write_file(path, content)``,
-  ``edit_file(path, edits[{oldText, newText}], dryRun?)`` (answers with a git-style diff,
-  also on a dry run), ``move_file(source, destination)``, ``list_directory(path)``.
+- ``filesystem``: the reference MCP filesystem server's tool set — ``read_text_file(path,
+  head?, tail?)`` (raw text; ``read_file`` is its old name), ``read_multiple_files(paths)``,
+  ``write_file(path, content)``, ``edit_file(path, edits[{oldText, newText}], dryRun?)``
+  (answers with a git-style diff, also on a dry run), ``create_directory(path)``,
+  ``list_directory(path)``, ``list_directory_with_sizes(path, sortBy?)``,
+  ``directory_tree(path, excludePatterns?)`` (JSON), ``move_file(source, destination)``,
+  ``search_files(path, pattern, excludePatterns?)`` (full paths), ``get_file_info(path)``,
+  ``list_allowed_directories()``. Served over MCP, the allowed directories are the client's
+  roots when it has any, else the root (see :mod:`applydiff.tools.roots`).
 - ``fast-apply``: ``edit_file(target_file, instructions, code_edit)``, a lazy snippet with
   ``// ... existing code ...`` lines, merged here instead of by a second model; with
   ``read_file``, ``write_file`` and ``status``.
@@ -34,8 +39,14 @@ TOOLS = {
         "read_multiple_files",
         "write_file:filesystem",
         "edit_file:filesystem",
-        "move_file",
+        "create_directory",
         "list_directory",
+        "list_directory_with_sizes",
+        "directory_tree",
+        "move_file",
+        "search_files",
+        "get_file_info",
+        "list_allowed_directories",
     ),
     "fast-apply": ("read_file", "edit_file:fast_apply", "write_file", "status"),
     "anthropic": ("str_replace_based_edit_tool",),

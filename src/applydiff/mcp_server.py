@@ -1,65 +1,131 @@
-"""``applydiff serve``: the tool layer as a stdio MCP server (the ``mcp`` SDK, 2.x).
+"""``applydiff serve``: the tool layer as a stdio MCP server (the ``mcp`` SDK 2.x, low level).
 
-Every tool of the chosen mode (and ``read_file``, ``status``) is handed to the ``MCPServer``
-(its ``tools``) under the name and with the JSON schema the tool layer defines. A call goes to
-``ToolLayer.handle_tool_call`` behind a lock (the SDK runs synchronous tools in worker
-threads, and a commit must not interleave with another); its feedback text is the result's
-text, the ``Result`` its structured content, and a failed edit is raised as the SDK's
-``ToolError`` so the model reads the reason. Nothing but the protocol goes to stdout.
+The tools are the tool layer's, under the names, schemas and annotations of the catalogue
+(:func:`~applydiff.tools.catalogue.tool_annotations`: readOnlyHint, destructiveHint,
+idempotentHint). A call goes to ``ToolLayer.handle_tool_call`` in a worker thread, one at a
+time (a commit must not interleave with another); its feedback text is the result's text and
+its structured result the structured content. A refused call is ``isError`` with the same
+text, and its structured content carries the first error's ``code``, ``message`` and
+``facts`` next to every error (``errors``).
+
+With ``--compat filesystem`` the allowed directories follow the client's MCP roots when it
+has them (asked before the first call, and again after ``notifications/roots/list_changed``);
+without roots, the root. Each directory is served by its own layer (:mod:`.tools.roots`).
+
+stderr gets one readable line per event (the root served, a refused call, a failure of the
+SDK), never a traceback or a Python repr. Nothing but the protocol goes to stdout.
 
 Imported only by ``serve``: ``applydiff --help`` and the library never load the SDK.
 """
 
 from __future__ import annotations
 
-import inspect
 import io
 import json
 import logging
 import os
 import sys
 import threading
+import warnings
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool
+import mcp_types as types
+from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
-from mcp_types import (
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    CallToolResult,
-    ErrorData,
-    JSONRPCError,
-    TextContent,
-    jsonrpc_message_adapter,
-)
 
 from .prompts import tool_rules
-from .tools import ToolLayer, describe, tool_keys
+from .tools import ToolLayer, ToolResult, describe, tool_annotations, tool_keys
+from .tools.roots import RootedLayers, root_paths
 from .version import __version__
 
 log = logging.getLogger("applydiff.serve")
 
+# The keys of an error's dict that are not its facts.
+_NOT_FACTS = ("code", "message", "index", "path")
 
-def _signature(schema: dict[str, Any]) -> inspect.Signature:
-    """A keyword-only signature with the schema's top-level fields (required ones first), so
-    the SDK's argument model takes exactly those fields; the tool layer checks their types."""
-    required = set(schema.get("required", []))
-    params = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Any)
-        for name in schema.get("properties", {})
-        if name in required
-    ] + [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any)
-        for name in schema.get("properties", {})
-        if name not in required
-    ]
-    return inspect.Signature(params, return_annotation=CallToolResult)
+
+class Served:
+    """What one server runs: its tools (name -> key), the layers, and the roots state."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        mode: str,
+        review: bool,
+        text_editor: bool,
+        compat: str | None,
+    ) -> None:
+        def make(where: Path) -> ToolLayer:
+            return ToolLayer(where, mode=mode, review=review, compat=compat)
+
+        self.layers = RootedLayers(root, make)
+        self.compat = compat
+        self.keys = {
+            describe(key)[0]: key
+            for key in tool_keys(self.layers.primary.mode, text_editor=text_editor, compat=compat)
+        }
+        self.lock = threading.Lock()
+        # Roots are asked for before the first call and after each list_changed notice.
+        self.roots_stale = compat == "filesystem"
+
+    def tools(self) -> list[types.Tool]:
+        out = []
+        for name, key in self.keys.items():
+            _, description, schema, _ = describe(key)
+            out.append(
+                types.Tool(
+                    name=name,
+                    description=description,
+                    input_schema=schema,
+                    annotations=types.ToolAnnotations.model_validate(tool_annotations(key)),
+                )
+            )
+        return out
+
+    def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        if name not in self.keys:
+            text = f"unknown tool {name!r}; this server has {', '.join(self.keys)}"
+            error = {"code": "format_invalid", "message": text}
+            return _refused(name, ToolResult(text, True, {"ok": False, "errors": [error]}))
+        with self.lock:
+            answer = self.layers.handle_tool_call(name, arguments)
+        if answer.is_error:
+            return _refused(name, answer)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=answer.text)],
+            structured_content=answer.result,
+        )
+
+    def close(self) -> None:
+        self.layers.close()
+
+
+def _refused(name: str, answer: ToolResult) -> types.CallToolResult:
+    """A refused call: its text, and the first error's code, message and facts (with every
+    error, and the rest of the result) as structured content; one line on stderr."""
+    errors = [e for e in answer.result.get("errors", []) if isinstance(e, dict)]
+    first = errors[0] if errors else {"code": "format_invalid", "message": answer.text}
+    structured = {
+        **answer.result,
+        "ok": False,
+        "code": first.get("code"),
+        "message": first.get("message"),
+        "facts": {k: v for k, v in first.items() if k not in _NOT_FACTS},
+        "errors": errors,
+    }
+    where = f" on {first['path']}" if isinstance(first.get("path"), str) else ""
+    log.info("%s refused: %s%s", name, first.get("code"), where)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=answer.text)],
+        structured_content=structured,
+        is_error=True,
+    )
 
 
 def build_server(
@@ -69,40 +135,94 @@ def build_server(
     review: bool = False,
     text_editor: bool = False,
     compat: str | None = None,
-) -> tuple[MCPServer, ToolLayer]:
-    """The MCP server for ``root`` and the tool layer behind it; ``compat`` serves that
-    dialect's tools (:mod:`applydiff.compat`) in place of the mode's."""
-    layer = ToolLayer(root, mode=mode, review=review, compat=compat)
-    lock = threading.Lock()
-    keys = tool_keys(layer.mode, text_editor=text_editor, compat=compat)
-    tools: list[Tool] = []
-    for key in keys:
-        name, description, schema, _ = describe(key)
+) -> tuple[Server[Any], Served]:
+    """The MCP server for ``root`` and what it serves (the tools, the layers)."""
+    served = Served(root, mode=mode, review=review, text_editor=text_editor, compat=compat)
 
-        def call(_name: str = name, **arguments: Any) -> CallToolResult:
-            args = {k: v for k, v in arguments.items() if v is not None}
-            with lock:
-                answer = layer.handle_tool_call(_name, args)
-            if answer.is_error:
-                raise ToolError(answer.text)
-            return CallToolResult(
-                content=[TextContent(type="text", text=answer.text)],
-                structured_content=answer.result,
-            )
+    async def list_tools(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=served.tools())
 
-        call.__signature__ = _signature(schema)  # type: ignore[attr-defined]
-        call.__name__ = name
-        tool = Tool.from_function(call, name=name, description=description, structured_output=False)
-        # The schema the model sees is the tool layer's own (descriptions, nesting, limits).
-        tool.parameters = schema
-        tools.append(tool)
-    server = MCPServer(
-        "applydiff",
-        version=__version__,
-        instructions=tool_rules(layer.ws.root, review=review, compat=compat),
-        tools=tools,
-    )
-    return server, layer
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if served.roots_stale:
+            await _follow_roots(ctx, served)
+        arguments = dict(params.arguments or {})
+        try:
+            return await anyio.to_thread.run_sync(served.call, params.name, arguments)
+        except Exception as e:  # a bug: the model gets the reason, stderr one line
+            text = f"{params.name}: internal error ({type(e).__name__}: {e}); nothing was written"
+            log.error("%s failed: %s: %s", params.name, type(e).__name__, _one_line(str(e)))
+            result = {"ok": False, "errors": [{"code": "io_error", "message": text}]}
+            return _refused(params.name, ToolResult(text, True, result))
+
+    async def roots_changed(ctx: Any, params: types.NotificationParams | None) -> None:
+        served.roots_stale = compat == "filesystem"
+
+    with warnings.catch_warnings():
+        # Roots are deprecated in the 2026-07-28 protocol, which no client speaks yet; the
+        # filesystem dialect's clients use them.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        server: Server[Any] = Server(
+            "applydiff",
+            version=__version__,
+            instructions=tool_rules(
+                served.layers.primary.ws.root, review=review, compat=compat, mode=mode
+            ),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_roots_list_changed=roots_changed,
+        )
+    return server, served
+
+
+async def _follow_roots(ctx: Any, served: Served) -> None:
+    """Ask the client for its roots when it has them, and make them the allowed
+    directories (kept as they are when it names no directory, or the request fails)."""
+    served.roots_stale = False
+    capabilities = ctx.session.client_capabilities
+    if capabilities is None or capabilities.roots is None:
+        return
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            answer = await ctx.session.list_roots()
+    except Exception as e:  # the client did not answer as it said it would
+        log.warning("the client's roots could not be read (%s); serving the root", _one_line(e))
+        return
+    roots = root_paths([str(r.uri) for r in answer.roots])
+    if not roots:
+        log.warning("the client's roots name no directory here; serving the root")
+        return
+
+    def adopt() -> None:
+        with served.lock:
+            served.layers.set_roots(roots)
+
+    await anyio.to_thread.run_sync(adopt)
+    log.info("allowed directories: %s", ", ".join(str(r) for r in roots))
+
+
+class _OneLine(logging.Formatter):
+    """``applydiff serve: message`` on one line: no traceback, line breaks folded."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "applydiff serve: " + _one_line(record.getMessage())
+
+
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split())
+
+
+def _logging() -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    log.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+    warnings.simplefilter("ignore", MCPDeprecationWarning)
 
 
 def serve(
@@ -114,20 +234,21 @@ def serve(
     compat: str | None = None,
 ) -> None:
     """Run the server over stdio until the client goes away."""
-    logging.basicConfig(level=logging.INFO, format="applydiff serve: %(message)s")
-    server, layer = build_server(
+    _logging()
+    server, served = build_server(
         root, mode=mode, review=review, text_editor=text_editor, compat=compat
     )
-    tools = f"compat {compat}" if compat else f"mode {layer.mode}"
-    log.info("serving %s (%s%s)", layer.ws.root, tools, ", review" if review else "")
+    primary = served.layers.primary
+    tools = f"compat {compat}" if compat else f"mode {primary.mode}"
+    log.info("serving %s (%s%s)", primary.ws.root, tools, ", review" if review else "")
     try:
         anyio.run(_run_stdio, server)
     finally:
-        layer.close()
+        served.close()
 
 
-async def _run_stdio(server: MCPServer) -> None:
-    """``server.run("stdio")``, except that a line the SDK cannot decode as a JSON-RPC
+async def _run_stdio(server: Server[Any]) -> None:
+    """The server over stdio, except that a line the SDK cannot decode as a JSON-RPC
     message is answered here: the SDK 2.3 drops it unanswered (upstream:
     modelcontextprotocol/python-sdk#2751), so a client waiting for that id would hang."""
     replies_in, replies_out = anyio.create_memory_object_stream[SessionMessage](16)
@@ -142,11 +263,7 @@ async def _run_stdio(server: MCPServer) -> None:
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(forward)
-            # The SDK's private API: MCPServer has no public way to run on streams of one's
-            # own (run_stdio_async reads sys.stdin itself), and no public accessor for its
-            # low-level server (mcp 2.3).
-            lowlevel = server._lowlevel_server
-            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+            await server.run(read_stream, write_stream, server.create_initialization_options())
             tg.cancel_scope.cancel()
 
 
@@ -168,23 +285,25 @@ class _Screened:
                     await self.replies.send(SessionMessage(verdict))
 
 
-def screen(line: str) -> str | JSONRPCError | None:
+def screen(line: str) -> str | types.JSONRPCError | None:
     """``line`` itself when the SDK can decode it (or it is blank, which the SDK skips); else
     the JSON-RPC error that answers it, or None for a broken notification (no one waits for
     an answer to it, and JSON-RPC sends none)."""
     if not line.strip():
         return line
     try:
-        jsonrpc_message_adapter.validate_json(line, by_name=False)
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
         return line
     except ValueError:
         pass
     try:
         message = json.loads(line)
     except (ValueError, RecursionError):
-        return _rpc_error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+        return _rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON")
     if not isinstance(message, dict):
-        return _rpc_error(None, INVALID_REQUEST, "Invalid Request: a message is a JSON object")
+        return _rpc_error(
+            None, types.INVALID_REQUEST, "Invalid Request: a message is a JSON object"
+        )
     if "id" not in message:
         return None
     rid = message["id"]
@@ -195,11 +314,13 @@ def screen(line: str) -> str | JSONRPCError | None:
         kind = type(params).__name__.replace("list", "array").replace("dict", "object")
         return _rpc_error(
             rid,
-            INVALID_PARAMS,
+            types.INVALID_PARAMS,
             f"Invalid params: MCP passes params as an object of named fields, not {kind}",
         )
-    return _rpc_error(rid, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+    return _rpc_error(rid, types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
-def _rpc_error(rid: int | str | None, code: int, message: str) -> JSONRPCError:
-    return JSONRPCError(jsonrpc="2.0", id=rid, error=ErrorData(code=code, message=message))
+def _rpc_error(rid: int | str | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message)
+    )

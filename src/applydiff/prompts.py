@@ -12,14 +12,21 @@ from __future__ import annotations
 _RULES = """applydiff edits files in {root} for you, safely.
 Rules:
 - Read a file with read_file before editing it: edits are matched against what you read, and
-  an edit to a file you have not read is refused (not_read).
+  an edit to a file you have not read is refused (not_read).{find}
 - The text you search for must match one place only; copy it from read_file (without the
-  line numbers) and add surrounding lines if it is not unique. Set replace_all to change every
-  occurrence.
-- Pass the file_id from read_file so an edit never lands on a version you did not see.
+  line numbers) and add surrounding lines if it is not unique.{replace_all}{file_id}
 - Several edits in one call apply in order, each seeing the previous ones, and all or none:
   if one fails, nothing is written, and the error says why and what to send next.
 - To change most of a file, send the whole file with write_file.{review}"""
+
+_FIND_NOTE = "\n- find_files lists the files matching a glob, or the lines holding a text."
+_REPLACE_ALL_NOTE = " Set replace_all to change every\n  occurrence."
+_FILE_ID_NOTE = (
+    "\n- Pass the file_id from read_file so an edit never lands on a version you did not see."
+)
+# The modes whose edit tool has replace_all, and those whose edit tool takes no file_id.
+_REPLACE_ALL_MODES = ("search_replace_multi", "search_replace")
+_NO_FILE_ID_MODES = ("patch",)
 
 _REVIEW_NOTE = (
     "\n- Review mode: your changes are kept pending for a person to accept; read_file shows "
@@ -33,11 +40,21 @@ _COMPAT_RULES = """applydiff edits files in {root} for you, safely, with the too
 - The edits of one call apply in order, all or none.{review}"""
 
 
-def tool_rules(root: object, *, review: bool = False, compat: str | None = None) -> str:
+def tool_rules(
+    root: object, *, review: bool = False, compat: str | None = None, mode: str | None = None
+) -> str:
     """The rules every tool mode follows, for ``root`` (a compat dialect's tools have no
-    read_file or file_id to teach: only the rules they share)."""
-    text = _COMPAT_RULES if compat else _RULES
-    return text.format(root=root, review=_REVIEW_NOTE if review else "")
+    read_file or file_id to teach: only the rules they share). With ``mode``, only the
+    fields its tools have are named (replace_all, file_id) and find_files is taught."""
+    if compat:
+        return _COMPAT_RULES.format(root=root, review=_REVIEW_NOTE if review else "")
+    return _RULES.format(
+        root=root,
+        review=_REVIEW_NOTE if review else "",
+        find=_FIND_NOTE if mode is not None else "",
+        replace_all=_REPLACE_ALL_NOTE if mode is None or mode in _REPLACE_ALL_MODES else "",
+        file_id=_FILE_ID_NOTE if mode not in _NO_FILE_ID_MODES else "",
+    )
 
 
 _TEXT_COMMON = """Edit the files by writing edits in your answer, in the format below; nothing

@@ -5,9 +5,11 @@
 - :mod:`.profiles`: the diff modes, and :func:`profile_for` / :func:`mode_for` picking one by
   model size (``qwen2.5-coder:1.5b`` -> ``nano`` -> ``diff_block``).
 - :mod:`.layer`: :class:`ToolLayer` runs calls (``handle_tool_call(name, arguments) ->
-  ToolResult``) through a table of handlers: read_file, status and edits from
+  ToolResult``) through a table of handlers: read_file, find_files, status and edits from
   :mod:`.base_layer`, the filesystem dialect's from :mod:`.filesystem_dialect`, the text
-  editor's from :mod:`.text_editor`.
+  editor's from :mod:`.text_editor`; :mod:`.advice` fits each answer's advice to the tools
+  offered; :mod:`.listing` walks the tree as the model may see it.
+- :mod:`.roots`: several allowed directories (an MCP client's roots), a layer each.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .catalogue import (
     TEXT_EDITOR,
     describe,
     object_schema,
+    tool_annotations,
     tool_definitions,
     tool_keys,
     tool_names,
@@ -43,6 +46,7 @@ __all__ = [
     "object_schema",
     "parameters_b",
     "profile_for",
+    "tool_annotations",
     "tool_definitions",
     "tool_keys",
     "tool_names",

@@ -5,16 +5,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeGuard
 
 from .. import compat as compat_mod
 from .. import feedback
-from ..errors import IO_ERROR, EditError
+from ..errors import IO_ERROR, PATH_DENIED, EditError
 from ..ir import Op
 from ..session import Session
 from ..text import count_lines, file_id
 from ..workspace import Result, Workspace
 from .catalogue import tool_definitions
+from .listing import FIND_LINES, FIND_PATHS, LINE_CHARS, glob_match, walk
 from .profiles import DEFAULT_MODE, mode_for
 
 READ_LIMIT = 2000  # lines per read_file call; the rest is a call away
@@ -76,6 +78,9 @@ class BaseLayer:
         if new_conversation:
             self.session.new_conversation()
         self.conversation = self.session.conversation
+        # The directories the model may name (list_allowed_directories): the root, or the
+        # client's roots when a server routes between several (tools.roots).
+        self.allowed: list[Path] = [self.ws.root]
 
     def close(self) -> None:
         self.session.close()
@@ -170,6 +175,107 @@ class BaseLayer:
             False,
             {"path": key, "file_id": file_id(text), "lines": count, "status": status},
         )
+
+    def _directory(self, path: str) -> tuple[str, Path]:
+        """``(key, real path)`` of a directory the model names (``""`` for the root itself:
+        '.', the root's absolute path); refused when the policy hides it."""
+        policy = self.ws.policy
+        raw = path.strip() or "."
+        joined = raw if os.path.isabs(raw) else os.path.join(policy.root, raw)
+        if "\x00" not in raw and os.path.realpath(joined) == str(policy.root):
+            return "", policy.root
+        key, where = policy.resolve(path)
+        if not policy.allowed(key, is_dir=True):
+            raise EditError(
+                f"{path!r} is not allowed: the ignore rules hide it", code=PATH_DENIED, path=key
+            )
+        return key, where
+
+    def _exists(self, key: str) -> bool:
+        """Whether ``key`` is a file as the model sees the tree (in review mode: with the
+        outputs pending review)."""
+        if self.review and (pending := self.session.pending(key)) is not None:
+            return pending.output is not None
+        return os.path.lexists(self.ws.root / key)
+
+    def _tree(self, key: str, where: Path, *, deep: bool = True) -> list[tuple[str, bool]]:
+        """``(key, is_dir)`` for everything under the directory ``key`` (without ``deep``:
+        right under it) as reads show it: the disk under the policy and, in review mode, the
+        outputs pending review (files they add, with their directories; files they delete
+        left out). Sorted by key."""
+        found = dict(walk(self.ws.policy, key, where, deep=deep)) if where.is_dir() else {}
+        if self.review:
+            prefix = f"{key}/" if key else ""
+            first = prefix.count("/") + 1  # components of an entry right under the directory
+            for pending in self.session.pendings():
+                if not pending.path.startswith(prefix):
+                    continue
+                parts = pending.path.split("/")
+                if pending.output is None:
+                    found.pop(pending.path, None)
+                    continue
+                last = len(parts) if deep else min(len(parts), first)
+                for depth in range(first, last + 1):
+                    found["/".join(parts[:depth])] = depth < len(parts)
+        return sorted(found.items())
+
+    def _find(self, args: dict[str, Any]) -> ToolResult:
+        """find_files: paths matching a glob under a directory; with ``contains``, the lines
+        of those files holding that text."""
+        pattern, contains, path = args.get("pattern"), args.get("contains"), args.get("path")
+        for name, value in (("pattern", pattern), ("contains", contains), ("path", path)):
+            if value is not None and not isinstance(value, str):
+                return tool_error(f"find_files: {name} must be a string")
+        if contains == "":
+            return tool_error("find_files: contains is empty; leave it out to list paths")
+        key, where = self._directory(path or ".")
+        if key and not where.is_dir() and not self.review:
+            what = "is not a directory" if where.exists() else "does not exist"
+            raise EditError(f"{key} {what}", code=IO_ERROR, path=key)
+        prefix = f"{key}/" if key else ""
+        files = (
+            k
+            for k, is_dir in self._tree(key, where)
+            if not is_dir and glob_match(k[len(prefix) :], pattern or "")
+        )
+        if contains is None:
+            paths: list[str] = []
+            more = False
+            for k in files:
+                if len(paths) == FIND_PATHS:
+                    more = True
+                    break
+                paths.append(k)
+            lines = paths or ["no files match"]
+            if more:
+                lines.append(
+                    f"(more than {FIND_PATHS} files match: narrow the pattern or give a path)"
+                )
+            return ToolResult("\n".join(lines), False, {"files": paths, "truncated": more})
+        matches: list[dict[str, Any]] = []
+        more = False
+        for k in files:
+            pending = self.session.pending(k) if self.review else None
+            try:
+                text = pending.output if pending is not None else self.ws.read_disk(k).text
+            except EditError:  # binary, too large, unreadable: not text to search
+                continue
+            for number, line in enumerate((text or "").split("\n"), 1):
+                if contains in line:
+                    if len(matches) == FIND_LINES:
+                        more = True
+                        break
+                    matches.append({"path": k, "line": number, "text": line.rstrip("\r")})
+            if more:
+                break
+        shown = [
+            f"{m['path']}:{m['line']}: {m['text'][:LINE_CHARS]}"
+            + (" ..." if len(m["text"]) > LINE_CHARS else "")
+            for m in matches
+        ] or [f"no line contains {contains!r}"]
+        if more:
+            shown.append(f"(more than {FIND_LINES} lines match: narrow the pattern or the text)")
+        return ToolResult("\n".join(shown), False, {"matches": matches, "truncated": more})
 
     def _status(self, args: dict[str, Any]) -> ToolResult:
         """status: the session's files and their review status (it takes no arguments)."""

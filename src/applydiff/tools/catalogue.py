@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import compat as compat_mod
 from ..formats.tool_calls import TOOLS
+from .listing import FIND_LINES, FIND_PATHS, TREE_LIMIT
 from .profiles import DEFAULT_MODE, MODES
 
 DIALECTS = ("openai", "anthropic", "mcp")
@@ -40,6 +41,28 @@ _FILE_ID = {
 }
 _LINES = {"type": "array", "items": {"type": "string"}}
 
+# MCP tool annotations. Every tool works on the project's files only (not an open world). A
+# read changes nothing; a write says whether it may change or remove what is there
+# (destructive) and whether the same call again leaves the tree as the first one did
+# (idempotent). The table in the README's MCP section gives the reasons, tool by tool.
+READ_ONLY: dict[str, bool] = {"readOnlyHint": True, "openWorldHint": False}
+
+
+def _writes(*, destructive: bool, idempotent: bool) -> dict[str, bool]:
+    return {
+        "readOnlyHint": False,
+        "destructiveHint": destructive,
+        "idempotentHint": idempotent,
+        "openWorldHint": False,
+    }
+
+
+# Overwrites a whole file; the same content again leaves it as it is.
+_OVERWRITES = _writes(destructive=True, idempotent=True)
+# Changes or removes existing lines; sent again it fails (the old text is gone) or, where the
+# old text is still there (an insertion), changes the file a second time.
+_EDITS = _writes(destructive=True, idempotent=False)
+
 _OWN_SPECS: dict[str, dict[str, Any]] = {
     "read_file": {
         "description": (
@@ -55,6 +78,24 @@ _OWN_SPECS: dict[str, dict[str, Any]] = {
             ["path"],
         ),
         "example": {"path": "src/app.py"},
+    },
+    "find_files": {
+        "description": (
+            "Find files in the project: the paths under `path` (default: the whole project) "
+            "that match the glob `pattern` ('*.py' matches at any depth, 'src/**/*.ts' under "
+            "src; default: every file). With `contains`, the lines of those files that contain "
+            "that text exactly, as path:line: text. Ignored files are left out; at most "
+            f"{FIND_PATHS} paths or {FIND_LINES} lines per call."
+        ),
+        "schema": object_schema(
+            {
+                "pattern": {"type": "string", "description": "A glob such as '*.py'."},
+                "contains": {"type": "string", "description": "Text the lines must contain."},
+                "path": {"type": "string", "description": "A directory to search under."},
+            },
+            [],
+        ),
+        "example": {"pattern": "*.py", "contains": "def run"},
     },
     "write_file": {
         "description": (
@@ -338,6 +379,75 @@ _DIALECT_SPECS: dict[str, dict[str, Any]] = {
         "schema": object_schema({"path": _STR}, ["path"]),
         "example": {"path": "."},
     },
+    "list_directory_with_sizes": {
+        "description": (
+            "List a directory with sizes: [DIR] or [FILE] before each name, a file's size "
+            "after it, then the count of files and directories and their combined size. "
+            "sortBy: 'name' (default) or 'size' (largest first)."
+        ),
+        "schema": object_schema(
+            {
+                "path": _STR,
+                "sortBy": {"type": "string", "enum": ["name", "size"], "default": "name"},
+            },
+            ["path"],
+        ),
+        "example": {"path": ".", "sortBy": "size"},
+    },
+    "directory_tree": {
+        "description": (
+            "The tree under a directory as JSON: a list of entries, each with 'name', 'type' "
+            "('file' or 'directory') and, for a directory, 'children' (a list, maybe empty). "
+            "excludePatterns: globs of paths or names to leave out ('node_modules', '*.log'). "
+            f"At most {TREE_LIMIT} entries."
+        ),
+        "schema": object_schema(
+            {"path": _STR, "excludePatterns": {"type": "array", "items": _STR, "default": []}},
+            ["path"],
+        ),
+        "example": {"path": ".", "excludePatterns": ["*.log"]},
+    },
+    "search_files": {
+        "description": (
+            "Find files and directories under a directory whose path matches a glob pattern "
+            "('*.py' matches at any depth, 'src/**/*.ts' under src; a pattern without * or ? "
+            "matches names that contain it, in any case). excludePatterns: globs to leave "
+            f"out. Answers with full paths, one per line (at most {TREE_LIMIT})."
+        ),
+        "schema": object_schema(
+            {
+                "path": _STR,
+                "pattern": _STR,
+                "excludePatterns": {"type": "array", "items": _STR, "default": []},
+            },
+            ["path", "pattern"],
+        ),
+        "example": {"path": ".", "pattern": "*.py"},
+    },
+    "get_file_info": {
+        "description": (
+            "A file's or directory's metadata, one 'key: value' per line: size, created, "
+            "modified and accessed times, isDirectory, isFile, permissions."
+        ),
+        "schema": object_schema({"path": _STR}, ["path"]),
+        "example": {"path": "src/app.py"},
+    },
+    "create_directory": {
+        "description": (
+            "Create a directory, with its parents as needed; a directory that exists already "
+            "is fine."
+        ),
+        "schema": object_schema({"path": _STR}, ["path"]),
+        "example": {"path": "src/utils"},
+    },
+    "list_allowed_directories": {
+        "description": (
+            "The directories this server may read and write (and everything under them). "
+            "Call it first to know where paths may point."
+        ),
+        "schema": object_schema({}, []),
+        "example": {},
+    },
     "edit_file:fast_apply": {
         "name": "edit_file",
         "description": (
@@ -381,15 +491,54 @@ SPECS: dict[str, dict[str, Any]] = {
 }
 
 
+# Every tool key -> its MCP annotations (see READ_ONLY and _writes above).
+ANNOTATIONS: dict[str, dict[str, bool]] = {
+    "read_file": READ_ONLY,
+    "find_files": READ_ONLY,
+    "status": READ_ONLY,
+    "write_file": _OVERWRITES,
+    "edit_file:search_replace_multi": _EDITS,
+    "edit_file:search_replace": _EDITS,
+    "edit_file:anchored": _EDITS,
+    "diff_edit": _EDITS,
+    "apply_diff": _EDITS,
+    # Adds, changes, deletes and moves files: sent again, its changes fail or repeat.
+    "apply_patch": _EDITS,
+    # create overwrites, str_replace and insert change lines, undo_edit takes a change back.
+    TEXT_EDITOR: _EDITS,
+    "read_text_file": READ_ONLY,
+    "read_multiple_files": READ_ONLY,
+    "list_directory": READ_ONLY,
+    "list_directory_with_sizes": READ_ONLY,
+    "directory_tree": READ_ONLY,
+    "search_files": READ_ONLY,
+    "get_file_info": READ_ONLY,
+    "list_allowed_directories": READ_ONLY,
+    "write_file:filesystem": _OVERWRITES,
+    "edit_file:filesystem": _EDITS,
+    "edit_file:fast_apply": _EDITS,
+    # Makes what is missing and never removes anything; the same call again changes nothing.
+    "create_directory": _writes(destructive=False, idempotent=True),
+    # Never overwrites (the destination must not exist), but the source path is gone after it:
+    # not additive. Sent again, it fails (the source is gone).
+    "move_file": _writes(destructive=True, idempotent=False),
+}
+
+
+def tool_annotations(key: str) -> dict[str, bool]:
+    """The MCP annotations of the tool ``key`` (readOnlyHint, destructiveHint, ...)."""
+    return dict(ANNOTATIONS[key])
+
+
 def tool_names(mode: str, compat: str | None = None) -> list[str]:
-    """The tool keys of ``mode``: read_file, write_file, its edit tool, status; with
-    ``compat``, that dialect's tools instead (see :mod:`applydiff.compat`)."""
+    """The tool keys of ``mode``: read_file, find_files, write_file, its edit tool, status;
+    with ``compat``, that dialect's tools instead (see :mod:`applydiff.compat`)."""
     if compat is not None:
         return list(compat_mod.TOOLS[compat_mod.check(compat)])
     if mode not in MODES:
         raise ValueError(f"unknown diff_mode {mode!r}; expected one of {MODES}")
     edit = _MODE_TOOL[mode]
-    return ["read_file", "write_file", *([edit] if edit else []), "status"]
+    return ["read_file", "find_files", "write_file", *([edit] if edit else []), "status"]
 
 
 def tool_keys(mode: str, *, text_editor: bool = False, compat: str | None = None) -> list[str]:
@@ -436,5 +585,12 @@ def tool_definitions(
         elif dialect == "anthropic":
             out.append({"name": name, "description": text, "input_schema": schema})
         else:
-            out.append({"name": name, "description": text, "inputSchema": schema})
+            out.append(
+                {
+                    "name": name,
+                    "description": text,
+                    "inputSchema": schema,
+                    "annotations": tool_annotations(key),
+                }
+            )
     return out

@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from ..compat import diff_fence, head_tail
-from ..errors import CONFLICT, IO_ERROR, EditError
+from ..errors import CONFLICT, FORMAT_INVALID, IO_ERROR, EditError
 from ..ir import Move
 from ..text import file_id
 from .base_layer import BaseLayer, Handler, ToolResult, tool_error
+from .listing import TREE_LIMIT, glob_match, human_size
 
 
 class FilesystemDialect(BaseLayer):
@@ -27,6 +31,12 @@ class FilesystemDialect(BaseLayer):
             "edit_file": self._fs_edit,
             "move_file": self._fs_move,
             "list_directory": self._fs_list,
+            "list_directory_with_sizes": self._fs_list_sizes,
+            "directory_tree": self._fs_tree,
+            "search_files": self._fs_search,
+            "get_file_info": self._fs_info,
+            "create_directory": self._fs_mkdir,
+            "list_allowed_directories": self._fs_allowed,
         }
 
     def _fs_read(self, args: dict[str, Any]) -> ToolResult:
@@ -112,57 +122,211 @@ class FilesystemDialect(BaseLayer):
         text = f"Successfully moved {source} to {destination}" + _kept(self.review)
         return ToolResult(text, False, answer.result)
 
-    def _exists(self, key: str) -> bool:
-        """Whether ``key`` is a file as the model sees the tree (in review mode: with the
-        outputs pending review)."""
-        if self.review and (pending := self.session.pending(key)) is not None:
-            return pending.output is not None
-        return os.path.lexists(self.ws.root / key)
-
-    def _fs_list(self, args: dict[str, Any]) -> ToolResult:
+    def _fs_dir(self, args: dict[str, Any]) -> tuple[str, Path]:
+        """The directory a filesystem tool names: ``(key, real path)``, refused when it is
+        neither a directory nor made one by outputs pending review."""
         path = args.get("path")
         if not isinstance(path, str):
-            return tool_error("list_directory: missing field 'path' (a string)")
-        policy = self.ws.policy
-        raw = path.strip() or "."
-        joined = raw if os.path.isabs(raw) else os.path.join(policy.root, raw)
-        if "\x00" not in raw and os.path.realpath(joined) == str(policy.root):
-            key, where = "", policy.root
-        else:
-            key, where = policy.resolve(path)
-            if not policy.allowed(key, is_dir=True):
-                raise EditError(
-                    f"{path!r} is not allowed: the ignore rules hide it", code="path_denied"
-                )
-        prefix = f"{key}/" if key else ""
-        # In review mode, the files under it the session knows, and whether reads show them.
-        rows = self.ws.status() if self.review else []
-        known = {r["path"]: self._exists(r["path"]) for r in rows if r["path"].startswith(prefix)}
-        if not where.is_dir() and not any(known.values()):  # pending outputs can make one
+            raise EditError("missing field 'path' (a string)", code=FORMAT_INVALID)
+        key, where = self._directory(path)
+        if not where.is_dir() and not (self.review and self._tree(key, where)):
             what = "is not a directory" if where.exists() else "does not exist"
             raise EditError(f"{key or path} {what}", code=IO_ERROR, path=key)
-        found: dict[str, bool] = {}  # name -> is a directory
-        for entry in os.scandir(where) if where.is_dir() else ():
-            child = f"{key}/{entry.name}" if key else entry.name
-            try:
-                _, real = policy.resolve(child)  # a link out of the project is not listed
-            except EditError:
-                continue
-            if policy.allowed(child, real.is_dir()):
-                found[entry.name] = real.is_dir()
-        for path, shown in known.items():  # the tree as reads show it, pending outputs in
-            name, _, below = path[len(prefix) :].partition("/")
-            if shown:
-                found.setdefault(name, bool(below))
-            elif not below:
-                found.pop(name, None)
-        listing = sorted(found.items())
+        return key, where
+
+    def _fs_entries(self, args: dict[str, Any]) -> tuple[str, list[tuple[str, bool]]]:
+        """A directory's key and its entries ``(name, is_dir)``, sorted by name."""
+        key, where = self._fs_dir(args)
+        prefix = f"{key}/" if key else ""
+        return key, [(k[len(prefix) :], d) for k, d in self._tree(key, where, deep=False)]
+
+    def _fs_list(self, args: dict[str, Any]) -> ToolResult:
+        key, listing = self._fs_entries(args)
         text = "\n".join(("[DIR] " if d else "[FILE] ") + n for n, d in listing)
         text = text or "(empty directory)"
         entries = [
             {"path": f"{key}/{n}" if key else n, "type": "dir" if d else "file"} for n, d in listing
         ]
         return ToolResult(text, False, {"path": key or ".", "entries": entries})
+
+    def _fs_list_sizes(self, args: dict[str, Any]) -> ToolResult:
+        sort_by = args.get("sortBy", "name")
+        if sort_by not in ("name", "size"):
+            return tool_error("list_directory_with_sizes: sortBy must be 'name' or 'size'")
+        key, listing = self._fs_entries(args)
+        rows = []
+        for name, is_dir in listing:
+            child = f"{key}/{name}" if key else name
+            rows.append((name, is_dir, 0 if is_dir else self._size(child)))
+        if sort_by == "size":
+            rows.sort(key=lambda r: (-r[2], r[0]))
+        lines = [
+            f"[DIR]  {name}" if is_dir else f"[FILE] {name:<30} {human_size(size):>10}"
+            for name, is_dir, size in rows
+        ]
+        files = [r for r in rows if not r[1]]
+        total = sum(r[2] for r in files)
+        lines += [
+            "",
+            f"Total: {len(files)} files, {len(rows) - len(files)} directories",
+            f"Combined size: {human_size(total)}",
+        ]
+        entries = [
+            {"path": f"{key}/{n}" if key else n, "type": "dir" if d else "file"}
+            | ({} if d else {"size": size})
+            for n, d, size in rows
+        ]
+        return ToolResult("\n".join(lines), False, {"path": key or ".", "entries": entries})
+
+    def _size(self, key: str) -> int:
+        """A file's size in bytes as reads show it (an output pending review: its UTF-8)."""
+        if self.review and (pending := self.session.pending(key)) is not None:
+            return len((pending.output or "").encode("utf-8"))
+        try:
+            return os.stat(self.ws.root / key).st_size
+        except OSError:
+            return 0
+
+    def _fs_tree(self, args: dict[str, Any]) -> ToolResult:
+        excludes = _patterns(args.get("excludePatterns"), "directory_tree")
+        if isinstance(excludes, ToolResult):
+            return excludes
+        key, where = self._fs_dir(args)
+        prefix = f"{key}/" if key else ""
+        top: list[dict[str, Any]] = []
+        nodes: dict[str, list[dict[str, Any]]] = {key: top}
+        count = 0
+        cut = False
+        for k, is_dir in self._tree(key, where):
+            rel = k[len(prefix) :]
+            parent = k.rsplit("/", 1)[0] if "/" in rel else key
+            if parent not in nodes or _excluded(rel, excludes):
+                continue  # under an excluded directory, or excluded itself
+            if count == TREE_LIMIT:
+                cut = True
+                break
+            count += 1
+            entry: dict[str, Any] = {"name": rel.rsplit("/", 1)[-1]}
+            entry["type"] = "directory" if is_dir else "file"
+            if is_dir:
+                entry["children"] = nodes[k] = []
+            nodes[parent].append(entry)
+        text = json.dumps(top, indent=2, ensure_ascii=False)
+        if cut:
+            text += (
+                f"\n(the tree stops at {TREE_LIMIT} entries: ask for a subdirectory or add "
+                "excludePatterns)"
+            )
+        return ToolResult(text, False, {"path": key or ".", "tree": top, "truncated": cut})
+
+    def _fs_search(self, args: dict[str, Any]) -> ToolResult:
+        pattern = args.get("pattern")
+        if not isinstance(pattern, str) or not pattern.strip():
+            return tool_error("search_files: missing field 'pattern' (a non-empty string)")
+        excludes = _patterns(args.get("excludePatterns"), "search_files")
+        if isinstance(excludes, ToolResult):
+            return excludes
+        key, where = self._fs_dir(args)
+        prefix = f"{key}/" if key else ""
+        globbing = any(c in pattern for c in "*?[{")
+        found: list[str] = []
+        cut = False
+        for k, _ in self._tree(key, where):
+            rel = k[len(prefix) :]
+            if _excluded(rel, excludes):
+                continue
+            name = rel.rsplit("/", 1)[-1]
+            hit = glob_match(rel, pattern) if globbing else pattern.lower() in name.lower()
+            if hit:
+                if len(found) == TREE_LIMIT:
+                    cut = True
+                    break
+                found.append(k)
+        full = [str(self.ws.root / k) for k in found]
+        text = "\n".join(full) if full else "No matches found"
+        if cut:
+            text += f"\n(more than {TREE_LIMIT} matches: narrow the pattern)"
+        return ToolResult(text, False, {"paths": full, "truncated": cut})
+
+    def _fs_info(self, args: dict[str, Any]) -> ToolResult:
+        path = args.get("path")
+        if not isinstance(path, str):
+            return tool_error("get_file_info: missing field 'path' (a string)")
+        key, where = self._directory(path)
+        pending = self.session.pending(key) if self.review and key else None
+        if pending is not None and pending.output is None:
+            raise EditError(f"{key} is deleted in the changes pending review", code=IO_ERROR)
+        try:
+            st = os.stat(where)
+        except FileNotFoundError:
+            if pending is None:
+                raise EditError(f"{key} does not exist", code=IO_ERROR, path=key) from None
+            st = None
+        is_dir = st is not None and stat.S_ISDIR(st.st_mode)
+        size = self._size(key) if pending is not None or st is None else st.st_size
+        when = (
+            {
+                "created": _time(getattr(st, "st_birthtime", st.st_ctime)),
+                "modified": _time(st.st_mtime),
+                "accessed": _time(st.st_atime),
+            }
+            if st is not None
+            else {"created": "pending review", "modified": "pending review", "accessed": "-"}
+        )
+        info: dict[str, Any] = {
+            "size": size,
+            **when,
+            "isDirectory": is_dir,
+            "isFile": not is_dir,
+            "permissions": format(stat.S_IMODE(st.st_mode), "o") if st is not None else "-",
+        }
+        text = "\n".join(f"{k}: {_shown(v)}" for k, v in info.items())
+        return ToolResult(text, False, {"path": key or ".", **info})
+
+    def _fs_mkdir(self, args: dict[str, Any]) -> ToolResult:
+        path = args.get("path")
+        if not isinstance(path, str):
+            return tool_error("create_directory: missing field 'path' (a string)")
+        key, where = self._directory(path)
+        if key and not where.is_dir():
+            if os.path.lexists(where):
+                raise EditError(f"{key} exists and is not a directory", code=IO_ERROR, path=key)
+            # Each missing directory is made by name below one that the policy resolved: a
+            # link swapped in meanwhile is met by makedirs' exist check, never written through.
+            where.mkdir(parents=True, exist_ok=True)
+        return ToolResult(f"Successfully created directory {path}", False, {"path": key or "."})
+
+    def _fs_allowed(self, args: dict[str, Any]) -> ToolResult:
+        dirs = [str(d) for d in self.allowed]
+        return ToolResult("Allowed directories:\n" + "\n".join(dirs), False, {"directories": dirs})
+
+
+def _patterns(value: object, tool: str) -> list[str] | ToolResult:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        return tool_error(f"{tool}: excludePatterns must be a list of strings")
+    return [p for p in value if p.strip()]
+
+
+def _excluded(rel: str, patterns: list[str]) -> bool:
+    """Whether a path (relative to where the walk starts) is left out: it matches a pattern,
+    or a pattern without glob characters names one of its components."""
+    for pattern in patterns:
+        if glob_match(rel, pattern):
+            return True
+        if not any(c in pattern for c in "*?[{") and pattern.strip("/") in rel.split("/"):
+            return True
+    return False
+
+
+def _time(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, tz=UTC).isoformat(timespec="seconds")
+
+
+def _shown(value: object) -> str:
+    """A value as the reference server prints it (JSON's true and false)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _is_count(x: object) -> bool:

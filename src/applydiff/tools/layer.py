@@ -8,8 +8,9 @@ import sqlite3
 from typing import Any
 
 from ..errors import IO_ERROR, EditError
+from .advice import Fitter
 from .base_layer import Handler, ToolResult, tool_error
-from .catalogue import EDIT_TOOLS, TEXT_EDITOR
+from .catalogue import EDIT_TOOLS, TEXT_EDITOR, describe, tool_keys
 from .filesystem_dialect import FilesystemDialect
 from .text_editor import TextEditor
 
@@ -30,6 +31,7 @@ class ToolLayer(FilesystemDialect, TextEditor):
         filesystem dialect its tools take their names."""
         own: dict[str, Handler] = {
             "read_file": self._read,
+            "find_files": self._find,
             "status": self._status,
             TEXT_EDITOR: self._text_editor,
             "str_replace_editor": self._text_editor,  # the text editor's older name
@@ -39,6 +41,28 @@ class ToolLayer(FilesystemDialect, TextEditor):
         return own
 
     def handle_tool_call(self, name: str, arguments: dict[str, Any] | str) -> ToolResult:
+        """One call's answer, its advice in the words of the tools this layer offers (see
+        :mod:`.advice`)."""
+        answer = self._call(name, arguments)
+        fitter = self._fitter(name)
+        return ToolResult(
+            fitter.text(answer.text, failed=answer.is_error),
+            answer.is_error,
+            fitter.result(answer.result),
+        )
+
+    def _fitter(self, name: str) -> Fitter:
+        """The advice fitter for a call of ``name``: the tools of this layer's mode or dialect
+        (and the text editor, which every layer runs) by name, with their schemas."""
+        offered: dict[str, dict[str, Any]] = {}
+        hint = False
+        for key in tool_keys(self.mode, text_editor=True, compat=self.compat):
+            tool, _, schema, _ = describe(key)
+            offered[tool] = schema
+            hint = hint or (tool == name and key == "apply_diff")
+        return Fitter(name, offered, hint=hint)
+
+    def _call(self, name: str, arguments: dict[str, Any] | str) -> ToolResult:
         if isinstance(arguments, str):
             arguments = _decode(name, arguments)
             if isinstance(arguments, ToolResult):
@@ -95,6 +119,12 @@ class ToolLayer(FilesystemDialect, TextEditor):
                 first = self._apply(json.dumps(parsed), "tool_calls")
             except RecursionError:
                 first = tool_error(f"{batch[0][1]}: {_TOO_DEEP}")
+            fitter = self._fitter(batch[0][1])
+            first = ToolResult(
+                fitter.text(first.text, failed=first.is_error),
+                first.is_error,
+                fitter.result(first.result),
+            )
             results[batch[0][0]] = first
             together = (
                 f"(applied together with the other edit calls of this message, all or none: "
