@@ -209,7 +209,7 @@ LAYERS = [
     ("model loop", ["llm", "loop", "evals"]),
     ("benchmarks", ["bench"]),
     ("batch", ["batch"]),
-    ("front doors", ["cli", "mcp_server", "__main__", ""]),
+    ("front doors", ["cli", "apply_patch_cli", "mcp_server", "__main__", ""]),
 ]
 
 

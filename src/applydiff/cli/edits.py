@@ -58,6 +58,8 @@ def root_of(args: argparse.Namespace, text: str | None = None) -> str:
     a git repository, the repository's top (as ``git apply`` takes a diff's paths), else
     the current directory."""
     if args.root is not None:
+        if not os.path.isdir(args.root):
+            raise UsageError(f"the root {args.root!r} is not a directory")
         return str(args.root)
     if text is not None and _is_git_diff(text):
         from ..workspace import git_toplevel

@@ -1,0 +1,88 @@
+"""``apply_patch``: a drop-in for codex's ``apply_patch`` command, with applydiff's matching.
+
+    apply_patch '*** Begin Patch ... *** End Patch'
+    echo '*** Begin Patch ...' | apply_patch
+
+The patch is the one argument, or stdin when there is none. It applies in the current
+directory through applydiff's ladder (a context line with a typo or other indentation still
+finds its place; a place that is not sure is refused), all files or none. On success stdout
+says ``Success. Updated the following files:`` and then ``A path`` for each file added,
+``M path`` for each modified (a moved file under its new path), ``D path`` for each deleted,
+in that order, and the exit code is 0. On failure nothing is written, each reason goes to
+stderr, and the exit code is 1; a wrong invocation (no patch, more than one argument) is 2.
+The root's session store is used when it has one (``applydiff undo`` then undoes the patch);
+none is made.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .cli.base import IO
+from .cli.output import error_line
+
+USAGE = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
+_LETTERS = {"added": "A", "modified": "M", "moved": "M", "deleted": "D"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    io = IO("never")
+    if len(args) > 1:
+        io.err.line("Error: apply_patch accepts exactly one PATCH argument.")
+        return 2
+    if args:
+        patch = args[0]
+    else:
+        try:
+            patch = sys.stdin.buffer.read().decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            io.err.line(f"Error: the patch on stdin is not UTF-8 text (byte {e.start}).")
+            return 1
+        except OSError as e:
+            io.err.line(f"Error: failed to read the patch from stdin: {e.strerror}.")
+            return 1
+        if not patch:
+            io.err.line(USAGE)
+            return 2
+    return apply(patch, io)
+
+
+def apply(patch: str, io: IO, root: str = ".") -> int:
+    """Apply ``patch`` under ``root``; the report on stdout, or the reasons on stderr."""
+    from .errors import EditError
+    from .policy import STATE_DIR
+    from .session import SessionError
+    from .workspace import Workspace
+
+    try:
+        ws = Workspace(
+            root,
+            session=os.path.isfile(os.path.join(root, STATE_DIR, "session.db")),
+            store_optional=True,
+            model_view=False,
+        )
+    except (EditError, SessionError) as e:
+        io.err.line(f"Error: {getattr(e, 'message', e)}")
+        return 1
+    result = ws.apply(patch)
+    if not result.ok:
+        for problem in result.errors:
+            code, rest = error_line(problem)
+            io.err.line(code + rest)
+        io.err.line("Nothing was written.")
+        return 1
+    groups: dict[str, list[str]] = {"A": [], "M": [], "D": []}
+    for f in result.files:
+        letter = _LETTERS.get(f.action, "M")
+        groups[letter].append(f.to if f.action == "moved" and f.to else f.path)
+    lines = [f"{letter} {path}" for letter, paths in groups.items() for path in paths]
+    io.out.write("Success. Updated the following files:\n" + "".join(x + "\n" for x in lines))
+    for w in result.warnings:
+        io.err.line(f"warning: {w}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""``apply_patch``, the drop-in for codex's command: the patch as the argument or on stdin,
+codex's report on stdout, all files or none, exit 1 with the reason on stderr."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from applydiff.apply_patch_cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PATCH = """*** Begin Patch
+*** Add File: docs/new.md
++# New
++hello
+*** Update File: app.py
+@@ def run():
+-    return 1
++    return 2
+*** Update File: old.py
+*** Move to: pkg/moved.py
+@@
+-OLD = 1
++OLD = 2
+*** Delete File: gone.txt
+*** End Patch
+"""
+
+
+def command() -> list[str]:
+    """The installed console script when there is one, else the module."""
+    script = Path(sys.executable).parent / "apply_patch"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "applydiff.apply_patch_cli"]
+
+
+def run(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*command(), *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "APPLYDIFF_TTY": ""},
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "app.py").write_bytes(b"def run():\n    return 1\n")
+    (tmp_path / "old.py").write_bytes(b"OLD = 1\n")
+    (tmp_path / "gone.txt").write_bytes(b"bye\n")
+    return tmp_path
+
+
+def test_the_console_script_is_declared():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["apply_patch"] == "applydiff.apply_patch_cli:main"
+
+
+def test_a_patch_as_the_argument_adds_modifies_moves_and_deletes(tree):
+    proc = run([PATCH], tree)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (
+        "Success. Updated the following files:\n"
+        "A docs/new.md\n"
+        "M app.py\n"
+        "M pkg/moved.py\n"
+        "D gone.txt\n"
+    )
+    assert proc.stderr == ""
+    assert (tree / "docs/new.md").read_bytes() == b"# New\nhello\n"
+    assert (tree / "app.py").read_bytes() == b"def run():\n    return 2\n"
+    assert (tree / "pkg/moved.py").read_bytes() == b"OLD = 2\n"
+    assert not (tree / "old.py").exists() and not (tree / "gone.txt").exists()
+    assert not (tree / ".applydiff" / "session.db").exists()  # records nothing
+
+
+def test_a_patch_on_stdin_through_the_ladder(tree):
+    # The context line has other indentation than the file: the ladder still places it.
+    patch = (
+        "*** Begin Patch\n*** Update File: app.py\n@@\n def run():\n"
+        "-  return 1\n+  return 3\n*** End Patch\n"
+    )
+    proc = run([], tree, stdin=patch)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "Success. Updated the following files:\nM app.py\n"
+    assert (tree / "app.py").read_bytes() == b"def run():\n    return 3\n"
+
+
+def test_a_failure_writes_nothing_and_exits_1(tree):
+    bad = PATCH.replace("-OLD = 1", "-NOT THERE = 1")
+    proc = run([bad], tree)
+    assert proc.returncode == 1 and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith("no_match old.py (edit 2, answer line 11): ")
+    assert lines[-1] == "Nothing was written."
+    assert (tree / "app.py").read_bytes() == b"def run():\n    return 1\n"
+    assert (tree / "gone.txt").exists() and not (tree / "docs").exists()
+
+
+def test_wrong_invocations_exit_2(monkeypatch, capsys):
+    assert main(["one", "two"]) == 2
+    assert capsys.readouterr() == ("", "Error: apply_patch accepts exactly one PATCH argument.\n")
+
+    class Empty:
+        buffer = io.BytesIO(b"")
+
+    monkeypatch.setattr(sys, "stdin", Empty)
+    assert main([]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch\n",
+    )
+
+
+def test_a_malformed_patch_is_refused(tree, monkeypatch, capsys):
+    monkeypatch.chdir(tree)
+    assert main(["*** Begin Patch\n*** Frobnicate File: app.py\n*** End Patch\n"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.endswith("Nothing was written.\n")
+    assert err.startswith("format_invalid")
