@@ -161,7 +161,7 @@ class FilesystemDialect(BaseLayer):
         if sort_by == "size":
             rows.sort(key=lambda r: (-r[2], r[0]))
         lines = [
-            f"[DIR]  {name}" if is_dir else f"[FILE] {name:<30} {human_size(size):>10}"
+            f"[DIR] {name}" if is_dir else f"[FILE] {name:<30} {human_size(size):>10}"
             for name, is_dir, size in rows
         ]
         files = [r for r in rows if not r[1]]
