@@ -116,11 +116,14 @@ class EditReport(JsonView):
 
 @dataclass(frozen=True)
 class OpError:
-    """An op that failed: its position in the script, its path and the error."""
+    """An op that failed: its position in the script, its path and the error;
+    ``answer_line``: the line of the model's answer where the op's block starts (its
+    ``origin``), when known."""
 
     index: int
     path: str
     error: EditError
+    answer_line: int | None = None
 
     @property
     def code(self) -> str:
@@ -129,6 +132,8 @@ class OpError:
     def to_dict(self) -> dict[str, Any]:
         out = self.error.to_dict()
         out.update(index=self.index, path=self.path)
+        if self.answer_line is not None:
+            out["answer_line"] = self.answer_line
         return out
 
 
@@ -191,7 +196,9 @@ def apply_ops(
     if reverse or directory is not None:
         refused = irreversible(ops) if reverse else {}
         if refused:
-            run.errors += [OpError(k, ops[k].path, e) for k, e in sorted(refused.items())]
+            run.errors += [
+                OpError(k, ops[k].path, e, ops[k].origin) for k, e in sorted(refused.items())
+            ]
             return run.result()
         ops = reverse_ops(ops) if reverse else list(ops)
         if directory is not None:
@@ -210,7 +217,7 @@ def apply_ops(
         except EditError as e:
             if e.path is None:
                 e.path = path
-            run.errors.append(OpError(index, path, e))
+            run.errors.append(OpError(index, path, e, op.origin))
     return run.result()
 
 

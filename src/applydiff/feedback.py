@@ -139,12 +139,13 @@ def _applied(result: Result, ws: Store | None) -> str:
 def _failure(e: Problem, ops: Sequence[Op] | None) -> list[str]:
     index = e.index
     op = ops[index] if ops is not None and index is not None and index < len(ops) else None
+    at = f", line {e.answer_line} of your response" if e.answer_line is not None else ""
     if index is None:
         what = "the response"
     elif op is not None:
-        what = f"edit {index + 1} ({KIND[type(op)]} on {op.path})"
+        what = f"edit {index + 1} ({KIND[type(op)]} on {op.path}{at})"
     else:
-        what = f"edit {index + 1}"
+        what = f"edit {index + 1}{f' ({at[2:]})' if at else ''}"
     if op is None and e.path:
         what += f" on {e.path}"
     out = [f"- {what}: {e.code}: {e.message}"]

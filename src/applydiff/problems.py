@@ -25,14 +25,16 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, eq=False)
 class Problem(JsonView):
     """What went wrong: a code of :data:`~applydiff.errors.CODES`, the message, the op's
-    position in the response (None: the response or the command as a whole), the path, and
-    the error's facts (what a caller needs to act)."""
+    position in the response (None: the response or the command as a whole), the path, the
+    error's facts (what a caller needs to act), and ``answer_line``: the 1-based line of the
+    model's answer where the failed op's block starts, when known (the JSON has it then)."""
 
     code: str
     message: str
     index: int | None = None
     path: str | None = None
     facts: Mapping[str, Any] = field(default_factory=dict)
+    answer_line: int | None = None
 
     @classmethod
     def of(cls, error: EditError, index: int | None = None) -> Problem:
@@ -41,16 +43,20 @@ class Problem(JsonView):
 
     @classmethod
     def of_op(cls, failed: OpError) -> Problem:
-        """An op that failed: its index and the path it resolved to."""
+        """An op that failed: its index, the path it resolved to, where its block starts."""
         return cls(
-            failed.code, failed.error.message, failed.index, failed.path, failed.error.facts()
+            failed.code,
+            failed.error.message,
+            failed.index,
+            failed.path,
+            failed.error.facts(),
+            failed.answer_line,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "index": self.index,
-            "path": self.path,
-            "message": self.message,
-            **self.facts,
-        }
+        out: dict[str, Any] = {"code": self.code, "index": self.index}
+        if self.answer_line is not None:
+            out["answer_line"] = self.answer_line
+        out.update(path=self.path, message=self.message)
+        out.update(self.facts)
+        return out
