@@ -52,9 +52,9 @@ def _early(argv: list[str]) -> tuple[bool, str]:
             break
         if arg == "--json":
             json_mode = True
-        elif arg in ("--color", "--colour") and k + 1 < len(argv):
+        elif arg == "--color" and k + 1 < len(argv):
             color = argv[k + 1]
-        elif arg.startswith(("--color=", "--colour=")):
+        elif arg.startswith("--color="):
             color = arg.split("=", 1)[1]
     return json_mode, color if color in ("auto", "always", "never") else "auto"
 

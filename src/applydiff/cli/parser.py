@@ -51,7 +51,6 @@ def _shared(p: argparse.ArgumentParser, *, json: bool = True) -> None:
         )
     p.add_argument(
         "--color",
-        "--colour",
         choices=COLORS,
         default=argparse.SUPPRESS,
         help="colour the output: auto (default: on a terminal, unless NO_COLOR is set; "
@@ -84,9 +83,9 @@ def build_parser() -> Parser:
     p = sub.add_parser(
         "apply",
         help="apply a model's response to a tree (all files or none)",
-        description="Apply a model's response (SEARCH/REPLACE blocks, diffs, apply_patch, tool "
-        "calls, lazy snippets) to a tree, all files or none. The diff goes to stdout; it asks "
-        "before writing unless --yes.",
+        description="Apply a model's response (SEARCH/REPLACE blocks, diffs, apply_patch, tool\n"
+        "calls, lazy snippets) to a tree, all files or none. The diff goes to stdout, the\n"
+        "rest to stderr; it asks on the terminal before writing unless --yes.",
         epilog=APPLY_EXAMPLES,
         formatter_class=raw,
     )
