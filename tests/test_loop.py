@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 
 import pytest
 
 from applydiff import Workspace
 from applydiff.cli import main
-from applydiff.llm import ChatClient, LLMError
+from applydiff.llm import ChatClient, LLMError, Retry
 from applydiff.loop import EditLoop
 from applydiff.prompts import TEXT_MODES, text_instructions
 from applydiff.tools import tool_names
@@ -217,6 +218,37 @@ def test_rate_limit_then_success(model, tree):
     assert result.ok and result.requests == 2 and len(model.requests) == 4
     assert c.slept == [0.0, 1.0]  # Retry-After, then the backoff of the second attempt
     assert (tree / "app.py").read_text() == DONE
+
+
+def test_each_retry_is_told_as_it_starts(model):
+    model.script = [
+        (429, {"error": {"message": "slow down"}}, {"Retry-After": "2"}),
+        (503, {"error": "busy"}, {}),
+        text_answer("hi"),
+    ]
+    told: list[Retry] = []
+    c = client(model, backoff=0.5, on_retry=told.append)
+    assert c.chat([{"role": "user", "content": "hi"}]).content == "hi"
+    assert told == [
+        Retry(1, 4, 2.0, "HTTP 429: slow down"),
+        Retry(2, 4, 1.0, "HTTP 503: busy"),
+    ]
+    assert c.slept == [2.0, 1.0]
+
+
+def test_a_refused_connection_is_not_retried():
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    slept: list[float] = []
+    told: list[Retry] = []
+    gone = ChatClient(f"http://127.0.0.1:{port}/v1", "m", sleep=slept.append, on_retry=told.append)
+    with pytest.raises(LLMError) as e:
+        gone.chat([{"role": "user", "content": "hi"}])
+    assert str(e.value) == (
+        f"cannot reach http://127.0.0.1:{port}/v1/chat/completions: connection refused"
+    )
+    assert e.value.status is None and slept == [] and told == []
 
 
 def test_endpoint_failures_are_llm_errors(model, tree):
