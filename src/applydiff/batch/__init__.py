@@ -19,6 +19,7 @@ This module loads nothing heavy, so that the command line's ``--help`` stays fas
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ def run(
     *,
     timeout: float | None = None,
     hashes: bool = False,
+    apply: Callable[..., dict[str, Any]] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The output record of each input record, in input order.
 
@@ -44,11 +46,16 @@ def run(
     ``timeout``: seconds per record, after which it is a ``timeout`` record. A malformed
     record, or one that makes the engine raise or its worker die, gives an error record with
     its id: the batch never stops and never drops a record. The records are read as the
-    workers need them, so an endless iterable streams.
+    workers need them, so an endless iterable streams. ``apply`` replaces the function that
+    makes a record's output (a module-level function ``(payload, *, hashes) -> dict``, as
+    :func:`~applydiff.batch.record.run_payload`), to score records another way.
     """
     from .pool import Options, stream
 
-    for _, out in stream(records, workers, Options(hashes=hashes, timeout=timeout)):
+    options = Options(hashes=hashes, timeout=timeout)
+    if apply is not None:
+        options = dataclasses.replace(options, apply=apply)
+    for _, out in stream(records, workers, options):
         assert isinstance(out, dict)
         yield out
 

@@ -28,7 +28,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, NamedTuple
@@ -67,14 +67,17 @@ MAX_ATTEMPTS = 3  # a record whose worker died this often without it being the o
 @dataclass(frozen=True)
 class Options:
     """How each record runs: file hashes instead of texts, the time limit in seconds (None:
-    none), output as JSON lines (``encode``), and what a resumed run skips: ids already
-    done, and records without a usable id before position ``done_before``."""
+    none), output as JSON lines (``encode``), what a resumed run skips (ids already done, and
+    records without a usable id before position ``done_before``), and the function that makes
+    a record's output (``apply``: a module-level function, so that workers can load it;
+    :func:`~applydiff.batch.record.run_payload` unless a caller scores records its own way)."""
 
     hashes: bool = False
     timeout: float | None = None
     encode: bool = False
     done_ids: frozenset[Any] = frozenset()
     done_before: int = 0
+    apply: Callable[..., dict[str, Any]] = run_payload
 
 
 class _Timeout(BaseException):
@@ -142,11 +145,11 @@ class Runner:
             return None
         o = self.options
         if not self.alarm:
-            out = run_payload(payload, hashes=o.hashes)
+            out = o.apply(payload, hashes=o.hashes)
         else:
             try:
                 signal.setitimer(signal.ITIMER_REAL, o.timeout or 0)
-                out = run_payload(payload, hashes=o.hashes)
+                out = o.apply(payload, hashes=o.hashes)
                 signal.setitimer(signal.ITIMER_REAL, 0)
             except _Timeout:
                 signal.setitimer(signal.ITIMER_REAL, 0)

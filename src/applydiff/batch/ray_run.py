@@ -199,8 +199,10 @@ def run(
     timeout: float | None = None,
     hashes: bool = False,
     batch_size: int = BATCH_SIZE,
+    stats: list[str] | None = None,
 ) -> Summary:
-    """Run the records of ``source`` on Ray into the directory (or URI) ``out``."""
+    """Run the records of ``source`` on Ray into the directory (or URI) ``out`` (``stats``
+    receives Ray Data's account of where the time went)."""
     connect(address)
     ctx = ray.data.DataContext.get_current()
     ctx.execution_options.preserve_order = True
@@ -221,6 +223,8 @@ def run(
     )
     sink = _LinesSink(out)
     ds.write_datasink(sink)
+    if stats is not None:
+        stats.append(ds.stats())
     counts = sink.counts
     summary = Summary(
         records=counts.get("records", 0),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import random
 import sysconfig
 from collections.abc import Iterator
@@ -32,7 +33,7 @@ from typing import IO, Any
 
 from .case_maker import Case
 from .corpus import FOREIGN_KINDS, KIND_BY_NAME, STDLIB_KINDS, Generator
-from .sources import FOREIGN, load, source_files
+from .sources import FOREIGN, source_files
 
 MIN_LINES, MAX_LINES = 200, 2000  # a record's files
 EDITS = ((1, 0.5), (2, 0.3), (3, 0.2))  # edits per record, and how often
@@ -62,10 +63,15 @@ class Edit:
 
 
 def _sized(paths: list[str]) -> list[str]:
+    """The files whose size could hold 200-2,000 lines (by their bytes, without reading
+    them: a case on a file outside the range is dropped when made)."""
     out = []
     for p in paths:
-        src = load(p)
-        if src is not None and MIN_LINES <= src.n <= MAX_LINES:
+        try:
+            size = os.stat(p).st_size
+        except OSError:
+            continue
+        if MIN_LINES * 8 <= size <= MAX_LINES * 80:
             out.append(p)
     return out
 
