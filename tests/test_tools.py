@@ -644,3 +644,29 @@ def test_a_number_too_long_to_read_is_format_invalid_not_a_crash(tmp_path, batch
     assert got.is_error
     assert got.text == "read_file: the arguments hold a number too long to read"
     assert got.result["errors"][0]["code"] == "format_invalid"
+
+
+def test_the_readme_annotations_table_is_the_catalogues():
+    from pathlib import Path
+
+    from applydiff.tools.catalogue import ANNOTATIONS
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    table = readme[readme.index("| tools | readOnlyHint |") :].split("\n\n")[0].split("\n")[2:]
+    shown: dict[str, tuple[object, ...]] = {}
+    for row in table:
+        tools, read_only, destructive, idempotent, _ = row.strip("|").split(" | ")
+        hints = tuple(
+            {"true": True, "false": False, "–": None}[x]
+            for x in (read_only, destructive, idempotent)
+        )
+        for name in re.findall(r"`(\w+)`", tools):
+            shown[name] = hints
+    for key, a in ANNOTATIONS.items():
+        name = describe(key)[0]
+        assert shown[name] == (
+            a["readOnlyHint"],
+            a.get("destructiveHint"),
+            a.get("idempotentHint"),
+        ), name
+    assert set(shown) == {describe(k)[0] for k in ANNOTATIONS}
