@@ -19,28 +19,32 @@ import sys
 from collections.abc import Callable
 
 from .base import EXIT_USAGE, IO, UsageError, usage_json
-from .edits import cmd_apply, cmd_call, cmd_parse, cmd_resolve, cmd_status
-from .model import cmd_bench, cmd_edit, cmd_eval_models, cmd_profile, cmd_schema, cmd_serve
-from .parser import build_parser
 
-COMMANDS: dict[str, Callable[[argparse.Namespace, IO], int]] = {
-    "apply": cmd_apply,
-    "call": cmd_call,
-    "parse": cmd_parse,
-    "status": cmd_status,
-    "accept": cmd_resolve,
-    "discard": cmd_resolve,
-    "merge": cmd_resolve,
-    "undo": cmd_resolve,
-    "schema": cmd_schema,
-    "profile": cmd_profile,
-    "serve": cmd_serve,
-    "bench": cmd_bench,
-    "edit": cmd_edit,
-    "eval-models": cmd_eval_models,
-}
+__all__ = ["commands", "main"]
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+
+def commands() -> dict[str, Callable[[argparse.Namespace, IO], int]]:
+    """Command name -> its function (imported here, not with the package: ``apply_patch``
+    uses :mod:`.base` and :mod:`.output` without the parser's imports)."""
+    from .edits import cmd_apply, cmd_call, cmd_parse, cmd_resolve, cmd_status
+    from .model import cmd_bench, cmd_edit, cmd_eval_models, cmd_profile, cmd_schema, cmd_serve
+
+    return {
+        "apply": cmd_apply,
+        "call": cmd_call,
+        "parse": cmd_parse,
+        "status": cmd_status,
+        "accept": cmd_resolve,
+        "discard": cmd_resolve,
+        "merge": cmd_resolve,
+        "undo": cmd_resolve,
+        "schema": cmd_schema,
+        "profile": cmd_profile,
+        "serve": cmd_serve,
+        "bench": cmd_bench,
+        "edit": cmd_edit,
+        "eval-models": cmd_eval_models,
+    }
 
 
 def _early(argv: list[str]) -> tuple[bool, str]:
@@ -63,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     json_mode, color = _early(argv)
     io = IO(color)
+    from .parser import build_parser
+
     parser = build_parser()
     try:
         try:
@@ -75,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise UsageError("no command given")
             parser.print_help(sys.stderr)
             return EXIT_USAGE
-        return COMMANDS[args.command](args, IO(getattr(args, "color", "auto")))
+        return commands()[args.command](args, IO(getattr(args, "color", "auto")))
     except UsageError as e:
         if json_mode:
             io.json(usage_json(str(e)))
