@@ -23,7 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from . import region
-from .errors import CONFLICT, EditError, FileIdMismatch, FormatInvalid, NoChange, NoMatch
+from .errors import (
+    CONFLICT,
+    EditError,
+    FileIdMismatch,
+    FormatInvalid,
+    MissingFile,
+    NoChange,
+    NoMatch,
+)
 from .ir import (
     Anchored,
     Delete,
@@ -284,7 +292,9 @@ class _Run:
         text = self.read(path)
         if text is None:
             hint = "; to create it, use write_file" if verb == "edit" else ""
-            raise NoMatch(f"cannot {verb} {path}: the file does not exist; check the path{hint}")
+            raise MissingFile(
+                f"cannot {verb} {path}: the file does not exist; check the path{hint}"
+            )
         self.check_id(op, path, text)
         return text
 
@@ -490,7 +500,7 @@ class _Run:
         if not current:  # a missing or empty file: the snippet is all of it, if it can be
             if has_markers(op.snippet):
                 what = "does not exist" if current is None else "is empty"
-                raise NoMatch(
+                raise (NoMatch if current is not None else MissingFile)(
                     f"cannot edit {path}: the file {what}, and the snippet's "
                     "'... existing code ...' lines stand for text it does not have; send the "
                     "whole file to create it"

@@ -98,6 +98,32 @@ class NoMatch(EditError):
         return {"closest": [asdict(r) for r in self.closest]}
 
 
+class MissingFile(NoMatch):
+    """An edit, move or delete of a file that does not exist (not a creation). The workspace
+    adds what it found: ``did_you_mean``, the file whose name is closest, and
+    ``search_text_in``, the files that hold the edit's search text."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        did_you_mean: str | None = None,
+        search_text_in: list[str] | None = None,
+    ) -> None:
+        super().__init__(message, path=path)
+        self.did_you_mean = did_you_mean
+        self.search_text_in = list(search_text_in or [])
+
+    def facts(self) -> dict[str, Any]:
+        out = super().facts()
+        if self.did_you_mean is not None:
+            out["did_you_mean"] = self.did_you_mean
+        if self.search_text_in:
+            out["search_text_in"] = self.search_text_in
+        return out
+
+
 class NoChange(EditError):
     """The edit would leave the file as it is: its search and replacement texts are the same,
     or the file already reads as the replacement."""

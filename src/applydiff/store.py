@@ -38,6 +38,7 @@ from .session import CommitFile, Session, SessionError
 from .text import UTF8, Binary, Encoding, decode, dominant_eol, ends_line, file_id
 
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
+TREE_SCAN_LIMIT = 20_000  # files looked at for a suggestion ("did you mean")
 
 
 @dataclass(frozen=True)
@@ -244,6 +245,34 @@ class Store:
                 s.forget(key)
             else:
                 s.remember(key, text)
+
+    def tree_files(self, limit: int = TREE_SCAN_LIMIT) -> list[str]:
+        """The keys of the regular files in the tree that the policy allows (ignore rules,
+        ``.git``, ``.applydiff``), at most ``limit`` of them, directories sorted and walked
+        depth first; no link is followed."""
+        out: list[str] = []
+        stack: list[tuple[str, Path]] = [("", self.root)]
+        while stack and len(out) < limit:
+            prefix, where = stack.pop()
+            try:
+                entries = sorted(os.scandir(where), key=lambda e: e.name)
+            except OSError:
+                continue
+            dirs: list[tuple[str, Path]] = []
+            for entry in entries:
+                key = prefix + entry.name
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if self.policy.allowed(key, is_dir=True):
+                            dirs.append((key + "/", Path(entry.path)))
+                    elif entry.is_file(follow_symlinks=False) and self.policy.allowed(key):
+                        out.append(key)
+                        if len(out) >= limit:
+                            break
+                except OSError:
+                    continue
+            stack.extend(reversed(dirs))
+        return out
 
     # -- committing ------------------------------------------------------------------------
     @contextlib.contextmanager

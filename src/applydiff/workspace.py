@@ -26,12 +26,22 @@ import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from . import commit as commit_mod
 from . import review
 from .engine import Changeset, apply_ops
-from .errors import AMBIGUOUS, CONFLICT, ENCODING, FORMAT_INVALID, IO_ERROR, EditError
+from .errors import (
+    AMBIGUOUS,
+    CONFLICT,
+    ENCODING,
+    FORMAT_INVALID,
+    IO_ERROR,
+    EditError,
+    MissingFile,
+)
 from .formats import parse
-from .ir import Op, irreversible, reverse_ops, under_directory
+from .ir import Anchored, Op, Replace, irreversible, reverse_ops, under_directory
 from .merge3 import merge3
 from .problems import Problem
 from .results import FileOutcome, Plan, PlannedWrite, Result
@@ -44,7 +54,7 @@ from .store import (
     Store,
     history_entry,
 )
-from .text import UTF8, encode
+from .text import UTF8, encode, to_lf
 
 # Names that were defined here before the store and results had their own modules.
 __all__ = [
@@ -233,7 +243,7 @@ class Workspace(Store):
             threshold=threshold,
             keep_narration=keep_narration,
         )
-        result = self._result(cs, files, dry_run)
+        result = self._result(cs, files, dry_run, ops)
         result.ops = ops
         self._counted(result)
         if result.ok and review and result.plan is not None:
@@ -250,10 +260,19 @@ class Workspace(Store):
                     )
         return result
 
-    def _result(self, cs: Changeset, files: _Files, dry_run: bool) -> Result:
+    def _result(
+        self, cs: Changeset, files: _Files, dry_run: bool, ops: Sequence[Op] = ()
+    ) -> Result:
         edits = list(cs.reports)
         if not cs.ok:
-            errors = [Problem.of_op(e) for e in cs.errors]
+            tree: list[str] | None = None
+            errors = []
+            for failed in cs.errors:
+                if isinstance(failed.error, MissingFile):
+                    tree = self.tree_files() if tree is None else tree
+                    op = ops[failed.index] if failed.index < len(ops) else None
+                    self._suggest(failed.error, failed.path, op, tree)
+                errors.append(Problem.of_op(failed))
             return Result(False, dry_run, edits=edits, errors=errors)
         writes: list[PlannedWrite] = []
         errors = []
@@ -312,6 +331,51 @@ class Workspace(Store):
             changes=[(w.path, files.reads[w.path].text, w.text) for w in writes],
             plan=plan,
         )
+
+    def _suggest(self, error: MissingFile, path: str, op: Op | None, tree: list[str]) -> None:
+        """Did you mean: the file of ``tree`` whose name is closest to ``path``, and the few
+        files that hold the op's search text exactly (looked for within a byte budget),
+        added to ``error``'s message and facts."""
+        others = [f for f in tree if f != path]
+        best = process.extractOne(path, others, scorer=fuzz.ratio, score_cutoff=SUGGEST_SCORE)
+        search = _search_text(op)
+        holders = self._holding(search, others) if search else []
+        error.did_you_mean = best[0] if best else None
+        error.search_text_in = holders
+        said = f" Did you mean {best[0]}?" if best else ""
+        if holders:
+            names = holders[0] if len(holders) == 1 else ", ".join(holders[:-1])
+            if len(holders) > 1:
+                names += f" and {holders[-1]}"
+            said += f" The search text is in {names}."
+        if said:
+            error.message = error.message.rstrip(".") + "." + said
+
+    def _holding(self, search: str, keys: list[str]) -> list[str]:
+        """The files among ``keys`` that hold ``search`` (line endings aside): only when
+        they are a few (:data:`SUGGEST_HOLDERS` at most), reading at most
+        :data:`SUGGEST_BYTES` in all and no file over :data:`SUGGEST_FILE_BYTES`."""
+        budget = SUGGEST_BYTES
+        found: list[str] = []
+        for key in keys:
+            try:
+                size = os.lstat(self.root / key).st_size
+            except OSError:
+                continue
+            if size > SUGGEST_FILE_BYTES or size < len(search):  # a char is a byte or more
+                continue
+            budget -= size
+            if budget < 0:
+                return []  # not looked at everywhere: no claim about where it is
+            try:
+                read = self.read_disk(key)
+            except EditError:
+                continue
+            if read.text is not None and search in to_lf(read.text):
+                found.append(key)
+                if len(found) > SUGGEST_HOLDERS:
+                    return []
+        return found
 
     @staticmethod
     def _reconcile(read: FileRead, after: str | None) -> tuple[str | None, str | None]:
@@ -486,6 +550,28 @@ class Workspace(Store):
             except sqlite3.Error as e:
                 failed.fail(Problem(IO_ERROR, f"the session store failed ({e})"))
                 return failed
+
+
+# "Did you mean": a file name at least this alike (rapidfuzz ratio, 0-100) is suggested;
+# the search text is looked for in files of at most SUGGEST_FILE_BYTES, SUGGEST_BYTES in
+# all, and named when SUGGEST_HOLDERS files or fewer hold it.
+SUGGEST_SCORE = 60.0
+SUGGEST_FILE_BYTES = 1 << 20
+SUGGEST_BYTES = 32 << 20
+SUGGEST_HOLDERS = 3
+
+
+def _search_text(op: Op | None) -> str | None:
+    """The text an edit searches for, in LF form (None: it searches for none, or only
+    blank lines)."""
+    if isinstance(op, Replace):
+        text = op.old
+    elif isinstance(op, Anchored):
+        text = "".join(line + "\n" for line in op.start)
+    else:
+        return None
+    text = to_lf(text)
+    return text if text.strip() else None
 
 
 @dataclasses.dataclass(frozen=True)
