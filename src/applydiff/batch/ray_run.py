@@ -218,7 +218,9 @@ def run(
         fn_constructor_args=(options, not is_parquet(source)),
         batch_size=batch_size,
         batch_format="pyarrow",
-        concurrency=(1, max(1, int(ray.available_resources().get("CPU", 1)))),
+        compute=ray.data.ActorPoolStrategy(
+            min_size=1, max_size=max(1, int(ray.available_resources().get("CPU", 1)))
+        ),
         runtime_env={"env_vars": {"PYTHONHASHSEED": HASH_SEED}},
     )
     sink = _LinesSink(out)
