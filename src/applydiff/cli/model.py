@@ -163,6 +163,10 @@ def cmd_edit(args: argparse.Namespace, io: IO) -> int:
         if not args.review:
             ws.discard(_pending(ws))
         raise UsageError(e.message) from None
+    except KeyboardInterrupt:  # stopped by the person: what the model did is dropped
+        if not args.review:
+            ws.discard(_pending(ws))
+        raise
     finally:
         loop.close()
     how = {
