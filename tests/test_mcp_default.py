@@ -173,7 +173,7 @@ def test_stderr_has_one_readable_line_per_event(served):
         "applydiff serve: read_file refused: format_invalid",
         "applydiff serve: delete_everything refused: format_invalid",
         "applydiff serve: edit_file refused: format_invalid",
-        "applydiff serve: find_files refused: path_denied",
+        "applydiff serve: find_files refused: path_denied on secret",
     ]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 pytest.importorskip("mcp")
+
+from mcp.shared.exceptions import MCPDeprecationWarning
 
 from applydiff.compat import TOOLS
 from applydiff.tools import SPECS, describe
@@ -83,9 +86,21 @@ def with_roots(tmp_path_factory) -> dict[str, Any]:
         }
         for key, (name, args) in calls.items():
             got[key] = await session.call_tool(name, args)
+        # The client's roots change: the server asks again after the notice.
+        roots[:] = [second]
+        with warnings.catch_warnings():  # roots are deprecated in the 2026-07-28 protocol
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            await session.send_roots_list_changed()
+        await session.send_ping()
+        got["allowed_after"] = await session.call_tool("list_allowed_directories", {})
+        got["read_after"] = await session.call_tool("read_text_file", {"path": "notes.md"})
+        got["first_after"] = await session.call_tool(
+            "read_text_file", {"path": str(first / "app.py")}
+        )
 
+    roots = [first, second]
     with (base / "stderr.txt").open("w") as errlog:
-        run_session(served, ["--compat", "filesystem"], body, roots=[first, second], errlog=errlog)
+        run_session(served, ["--compat", "filesystem"], body, roots=roots, errlog=errlog)
     got["stderr"] = (base / "stderr.txt").read_text()
     return got
 
@@ -156,6 +171,18 @@ def test_the_clients_roots_are_the_allowed_directories(with_roots):
         f"{outside}: Error - {outside} is outside the allowed directories ({first}, {second})"
     )
     assert "allowed directories: " in with_roots["stderr"]
+
+
+def test_the_allowed_directories_follow_the_roots_when_they_change(with_roots):
+    first, second = with_roots["first"], with_roots["second"]
+    assert text_of(with_roots["allowed_after"]) == f"Allowed directories:\n{second}"
+    assert text_of(with_roots["read_after"]) == "# notes\n"  # relative: under the new first
+    r = with_roots["first_after"]
+    assert r.is_error and r.structured_content["code"] == "path_denied"
+    assert with_roots["stderr"].splitlines()[-1] == (
+        f"applydiff serve: read_text_file refused: path_denied on {first / 'app.py'}"
+    )
+    assert f"applydiff serve: allowed directories: {second}" in with_roots["stderr"]
 
 
 def test_writes_land_in_the_root_they_name(with_roots):

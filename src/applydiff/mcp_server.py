@@ -45,6 +45,8 @@ from .version import __version__
 
 log = logging.getLogger("applydiff.serve")
 
+# Seconds a client that has roots gets to name them.
+_ROOTS_TIMEOUT = 10.0
 # The keys of an error's dict that are not its facts.
 _NOT_FACTS = ("code", "message", "index", "path")
 
@@ -184,15 +186,16 @@ async def _follow_roots(ctx: Any, served: Served) -> None:
     if capabilities is None or capabilities.roots is None:
         return
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), anyio.fail_after(_ROOTS_TIMEOUT):
             warnings.simplefilter("ignore", MCPDeprecationWarning)
             answer = await ctx.session.list_roots()
     except Exception as e:  # the client did not answer as it said it would
-        log.warning("the client's roots could not be read (%s); serving the root", _one_line(e))
+        why = "no answer" if isinstance(e, TimeoutError) else _one_line(e)
+        log.warning("the client's roots could not be read (%s); keeping %s", why, _dirs(served))
         return
     roots = root_paths([str(r.uri) for r in answer.roots])
     if not roots:
-        log.warning("the client's roots name no directory here; serving the root")
+        log.warning("the client's roots name no directory; keeping %s", _dirs(served))
         return
 
     def adopt() -> None:
@@ -201,6 +204,10 @@ async def _follow_roots(ctx: Any, served: Served) -> None:
 
     await anyio.to_thread.run_sync(adopt)
     log.info("allowed directories: %s", ", ".join(str(r) for r in roots))
+
+
+def _dirs(served: Served) -> str:
+    return ", ".join(str(r) for r in served.layers.roots)
 
 
 class _OneLine(logging.Formatter):

@@ -37,9 +37,13 @@ Handler = Callable[[dict[str, Any]], ToolResult]
 
 
 def tool_error(message: str, error: EditError | None = None) -> ToolResult:
-    """A refused call: ``message`` for the model, with the error's code (else format_invalid)."""
+    """A refused call: ``message`` for the model, with the error's code (else format_invalid)
+    and the path it names."""
     code = error.code if error is not None else "format_invalid"
-    return ToolResult(message, True, {"ok": False, "errors": [{"code": code, "message": message}]})
+    problem: dict[str, Any] = {"code": code, "message": message}
+    if error is not None and error.path is not None:
+        problem["path"] = error.path
+    return ToolResult(message, True, {"ok": False, "errors": [problem]})
 
 
 def is_int(x: object) -> TypeGuard[int]:
