@@ -935,3 +935,47 @@ def test_new_lines_after_a_marker_that_may_end_the_next_rule_are_refused():
     assert out == text.replace(
         "  }\n}\n\nclass B", "  }\n\n  int h() {\n    return 2;\n  }\n}\n\nclass B"
     )
+
+
+def test_new_lines_before_a_definitions_closer_after_a_marker_go_at_its_end():
+    css = ".a {\n  color: red;\n  margin: 0;\n}\n\n.b {\n  color: blue;\n}\n"
+    snippet = (
+        "/* ... existing code ... */\n.a {\n  /* ... existing code ... */\n  display: flex;\n}\n"
+        "/* ... existing code ... */\n"
+    )
+    out, _ = merged("a.css", css, snippet)
+    assert out == css.replace("margin: 0;\n}", "margin: 0;\n  display: flex;\n}")
+    js = "function f() {\n  const x = 1;\n  log(x);\n}\n\nfunction g() {\n  return 2;\n}\n"
+    out, _ = merged("a.js", js, "function f() {\n  // ... existing code ...\n  return x;\n}\n")
+    assert out == js.replace("  log(x);\n}", "  log(x);\n  return x;\n}")
+
+
+@pytest.mark.parametrize(
+    ("text", "snippet"),
+    [
+        # After a return, a new line is not meant at the end: where, then?
+        (
+            "function f() {\n  const x = 1;\n  return x;\n}\n",
+            "function f() {\n  // ... existing code ...\n  log(x);\n}\n",
+        ),
+        # Much like the file's last line: that line changed, or one added after it?
+        (
+            "function f() {\n  const x = 1;\n  log(x);\n}\n",
+            "function f() {\n  // ... existing code ...\n  log(x + 1);\n}\n",
+        ),
+        # A line a later definition ends with: the marker may run on to that one's end.
+        (
+            "struct a {\n\tint x;\n};\n\nstruct b {\n\tint y;\n\tint id;\n\tint n;\n};\n",
+            "struct a {\n\t/* ... existing code ... */\n\tint id;\n};\n",
+        ),
+        # Spaces where the file indents with tabs: the file would come back mixed.
+        (
+            "int f(void)\n{\n\tint x = 1;\n\tuse(x);\n}\n",
+            "int f(void)\n{\n    // ... existing code ...\n    log(x);\n}\n",
+        ),
+    ],
+)
+def test_new_lines_before_a_closer_are_refused_where_the_end_is_not_sure(text, snippet):
+    path = "a.c" if text.startswith(("int", "struct")) else "a.js"
+    with pytest.raises(EditError):
+        merged(path, text, snippet)

@@ -4,7 +4,10 @@ place of the file's: by the line merge within it, member by member, or as it sta
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
+
+from rapidfuzz.distance import Indel
 
 from ...errors import Ambiguous, NoChange, NoMatch
 from ...text import split_lines
@@ -12,6 +15,7 @@ from .. import diff
 from ..lazy.shapes import loose_key
 from ..outline import Block, header_text, identity
 from .pieces import (
+    CHANGED_COPY,
     MAX_UNSHOWN,
     Edit,
     Item,
@@ -22,6 +26,9 @@ from .pieces import (
     telling_lines,
 )
 from .state import State
+
+# A statement after which nothing in the block runs: a line added after it is not meant there.
+_ENDS_FLOW = re.compile(r"^(return|throw|raise|break|continue|exit|goto)\b")
 
 
 class Replacing(State):
@@ -100,12 +107,71 @@ class Replacing(State):
             except NoChange:
                 new = self.bare[header_start : b.close + 1]
             except (NoMatch, Ambiguous) as line_error:
-                new = self._merge_body(d, b, line_error, header_start)
+                try:
+                    new = self._merge_body(d, b, line_error, header_start)
+                except (NoMatch, Ambiguous):
+                    appended = self._appended_at_end(d, b, header_start)
+                    if appended is None:
+                        raise
+                    new = appended
         else:
             new = self._reindent(shown, self.bare[header_start])
             self._shows_all_members(d, b, new)
             new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
         return Edit(start, b.close + 1, lead + new)
+
+    def _appended_at_end(self, d: Item, b: Block, header_start: int) -> list[str] | None:
+        """A bracketed definition whose lines after its last marker are all new but its
+        closer: the model adds them at the end of the definition its header names (the line
+        merge will not anchor a segment on a lone '}'). None where that reading is not sure:
+        the file's last statement there ends the flow ('return'), or looks like the first new
+        line changed, or the new lines are not at the body's indentation as the file has it."""
+        s = d.block
+        assert s is not None
+        first = d.first + d.lead
+        if b.kind == "indent" or s.kind == "indent" or b.close <= b.open or d.last != s.close:
+            return None
+        last_marker = max(i for i in range(first, d.last + 1) if self.marker[i])
+        if loose_key(self.lines[d.last]) != loose_key(self.bare[b.close]):
+            return None
+        added = self.lines[last_marker + 1 : d.last]
+        new_lines = [x for x in added if x.strip()]
+        body = [x for x in self.bare[b.open + 1 : b.close] if x.strip()]
+        if not new_lines or not body:
+            return None
+        # A line the file has (here, or in a later definition whose end the marker may
+        # have run on to) is context, not new: the end is not this definition's for sure.
+        if any(loose_key(x) in self._loose_lines for x in new_lines):
+            return None
+        if _ENDS_FLOW.match(body[-1].strip()) or (
+            Indel.normalized_similarity(loose_key(new_lines[0]), loose_key(body[-1]))
+            >= CHANGED_COPY
+        ):
+            return None
+        head = "\n".join(self.lines[first : last_marker + 1]) + "\n"
+        try:
+            merged_text = self.merge_lines(
+                "".join(self.file_lines[header_start : b.close + 1]), head
+            )
+            merged = [x.rstrip("\r\n") for x in split_lines(merged_text)]
+        except NoChange:
+            merged = self.bare[header_start : b.close + 1]
+        except (NoMatch, Ambiguous):
+            return None
+        if not merged or merged[-1] != self.bare[b.close]:
+            return None
+        moved = self._reindent_from(added, self.lines[s.start], self.bare[header_start])
+        # At the body's indentation, typed as the file types it (a model retyping tabs as
+        # spaces here would leave the file mixed: not placed).
+        body_indent = indent_of(body[-1])
+        moved_new = [x for x in moved if x.strip()]
+        if not body_indent or indent_of(moved_new[0]) != body_indent:
+            return None
+        for x in moved_new:
+            extra = indent_of(x)[len(body_indent) :]
+            if not x.startswith(body_indent) or set(extra) - set(body_indent):
+                return None
+        return merged[:-1] + moved + merged[-1:]
 
     def _tail_ends_here(self, d: Item, b: Block) -> None:
         """A definition shown with a marker inside and new lines after it: the lines after the

@@ -10,6 +10,7 @@ from functools import cached_property
 from ...errors import Ambiguous
 from ...text import dominant_eol, split_lines
 from ..elision import is_marker
+from ..lazy.shapes import loose_key
 from ..outline import Block, Outline, Syntax, header_text, identity, scan
 from .pieces import (
     IMPORTS,
@@ -87,6 +88,11 @@ class State:
         for r, y in enumerate(self.bare):
             rows.setdefault(y.rstrip(), []).append(r)
         return rows
+
+    @cached_property
+    def _loose_lines(self) -> set[str]:
+        """The file's lines, whitespace aside."""
+        return {loose_key(x) for x in self.bare}
 
     @cached_property
     def _scope_indent(self) -> int:
