@@ -204,6 +204,7 @@ def test_undo_restores_the_last_commit(root):
     assert (root / "app.py").read_text() == APP and not (root / "n.txt").exists()
     nothing = ws.undo()
     assert not nothing.ok and nothing.errors[0]["message"] == "nothing to undo"
+    assert nothing.errors[0]["code"] == "nothing_to_undo"
 
 
 def test_undo_refuses_when_the_file_changed_since(root):

@@ -44,7 +44,9 @@ def test_a_failed_history_insert_rolls_back_and_leaves_the_store_usable(root):
 
 
 def test_opening_waits_for_another_writer_instead_of_failing(root):
-    Session(root).close()
+    first = Session(root)
+    first.bump("exchanges")  # the store is made when something is recorded
+    first.close()
     other = sqlite3.connect(
         root / ".applydiff" / "session.db", isolation_level=None, check_same_thread=False
     )
@@ -99,6 +101,10 @@ def test_undo_of_one_file_takes_back_only_its_last_change(root):
     assert ws.undo("app.py").ok and (root / "app.py").read_text() == APP
     assert ws.undo().errors[0]["message"] == "nothing to undo"
     assert ws.undo("app.py").errors[0]["message"] == "no change to app.py to undo"
+    assert [ws.undo().errors[0].code, ws.undo("app.py").errors[0].code] == [
+        "nothing_to_undo",
+        "nothing_to_undo",
+    ]
 
 
 def test_undo_of_an_accept_puts_the_output_back_pending(root):
@@ -278,6 +284,7 @@ def test_undo_of_one_side_of_a_move_restores_both(root):
 
 def test_a_locked_store_keeps_nothing_of_a_review_response(root):
     ws = Workspace(root, session=True)
+    ws.session.bump("exchanges")  # the store is made when something is recorded
     ws.session.busy_timeout_ms = 50
     ws.session._db.execute("PRAGMA busy_timeout=50")
     other = sqlite3.connect(root / ".applydiff" / "session.db", isolation_level=None)

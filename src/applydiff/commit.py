@@ -358,8 +358,8 @@ def recover(root: Path) -> int:
         jdir = _journal_dir(root, create=False)
     except (fsio.UnsafeState, NotADirectoryError):
         return 0
-    if not jdir.is_dir():
-        return 0
+    if not jdir.is_dir() or not any(jdir.glob("journal-*.json*")):
+        return 0  # nothing to finish: no lock taken, the state directory left as it is
     with root_lock(root):
         return _recover(root, jdir)
 

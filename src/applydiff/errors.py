@@ -22,6 +22,7 @@ ENCODING = "encoding"
 WRITE_CONFLICT = "write_conflict"
 IO_ERROR = "io_error"
 NO_CHANGE = "no_change"
+NOTHING_TO_UNDO = "nothing_to_undo"
 
 CODES = (
     NO_MATCH,
@@ -37,6 +38,7 @@ CODES = (
     WRITE_CONFLICT,
     IO_ERROR,
     NO_CHANGE,
+    NOTHING_TO_UNDO,
 )
 
 

@@ -76,10 +76,15 @@ _STATE_FILES = (
 )
 
 
+GITIGNORE = b"*\n"  # the state directory's own .gitignore: git never sees any of it
+
+
 def state_dir(root: Path, create: bool = True) -> Path:
-    """The root's state directory (``.applydiff``), made when ``create``; raises
-    :class:`UnsafeState` when it, or a file applydiff keeps in it, is a link, and
-    ``NotADirectoryError`` when something else stands in its place."""
+    """The root's state directory (``.applydiff``), made when ``create`` (only a command
+    that records something asks for that), with a ``.gitignore`` of ``*`` so that ``git
+    status`` and ``git add .`` never see it; raises :class:`UnsafeState` when it, or a file
+    applydiff keeps in it, is a link, and ``NotADirectoryError`` when something else stands
+    in its place."""
     path = root / STATE_DIR
     try:
         st = os.lstat(path)
@@ -87,7 +92,9 @@ def state_dir(root: Path, create: bool = True) -> Path:
         if create:
             with contextlib.suppress(FileExistsError):
                 os.mkdir(path)
-            return state_dir(root, create=False)
+            checked = state_dir(root, create=False)
+            _ignore_all(checked)
+            return checked
         return path
     if stat.S_ISLNK(st.st_mode):
         raise UnsafeState(str(path), kind_of(st.st_mode))
@@ -102,7 +109,24 @@ def state_dir(root: Path, create: bool = True) -> Path:
         with contextlib.suppress(FileNotFoundError):
             if stat.S_ISLNK(os.lstat(path / name).st_mode):
                 raise UnsafeState(str(path / name), "symbolic link")
+    if create:
+        _ignore_all(path)  # a state directory made before it had one
     return path
+
+
+def _ignore_all(path: Path) -> None:
+    """Put the ``.gitignore`` of ``*`` in the state directory ``path`` unless it has one
+    (never through a link: the file is created, not opened)."""
+    try:
+        fd = os.open(
+            path / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o644
+        )
+    except FileExistsError:
+        return
+    try:
+        os.write(fd, GITIGNORE)
+    finally:
+        os.close(fd)
 
 
 def kind_of(mode: int) -> str:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import commit as commit_mod
-from .errors import CONFLICT, ENCODING, IO_ERROR, EditError
+from .errors import CONFLICT, ENCODING, NOTHING_TO_UNDO, EditError
 from .merge3 import merge3
 from .problems import Problem
 from .results import FileOutcome, Result
@@ -266,7 +266,7 @@ def undo(ws: Store, path: str | None = None, *, own: bool = False) -> Result:
     last = s.last_commit(key)
     if last is None:
         what = "nothing to undo" if key is None else f"no change to {key} to undo"
-        return _result(False, [], [Problem(IO_ERROR, what, path=key)])
+        return _result(False, [], [Problem(NOTHING_TO_UNDO, what, path=key)])
     if own and last.origin != ws.origin:
         who = (
             "a person (applydiff on the command line)"

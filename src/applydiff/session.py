@@ -139,79 +139,133 @@ class Session:
     busy_timeout_ms = 10_000
 
     def __init__(self, root: str | Path, conversation: str | None = None) -> None:
-        self.path = Path(root) / STATE_DIR / "session.db"
+        self.root = Path(root)
+        self.path = self.root / STATE_DIR / "session.db"
         self._lock = threading.RLock()
         self._depth = 0
+        self._db: sqlite3.Connection | None = None
+        self.conversation = conversation or DEFAULT_CONVERSATION
+        self._named = conversation  # None: the most recently active one, once there is a store
+        self._prune = False  # a new conversation: forget the oldest once the store is open
         try:
-            fsio.state_dir(Path(root))
+            fsio.state_dir(self.root, create=False)
+        except (fsio.UnsafeState, NotADirectoryError) as e:
+            raise SessionError(f"{e.filename}: {e.strerror}") from None
+        except OSError as e:
+            raise SessionError(f"cannot open the session store {self.path}: {e}") from None
+        # A root that has no store yet gets one only when something is recorded: reading
+        # (status, an undo with nothing to undo) leaves the tree as it is.
+        if self.path.exists():
+            self._open(conversation)
+
+    @property
+    def exists(self) -> bool:
+        """Whether the store is on disk (something was recorded on this root)."""
+        return self._db is not None or self.path.exists()
+
+    def _open(self, conversation: str | None = None, create: bool = False) -> None:
+        """Connect to the store (made, with the state directory, when ``create``)."""
+        try:
+            fsio.state_dir(self.root, create=create)
         except (fsio.UnsafeState, NotADirectoryError) as e:
             raise SessionError(f"{e.filename}: {e.strerror}") from None
         except OSError as e:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None
         try:
             # The timeout first: switching to WAL needs a lock another process may hold.
-            self._db.execute(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            with self.transaction() as db:
-                _migrate(db, self.path)
+            db.execute(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._db = db
+            with self.transaction() as tx:
+                _migrate(tx, self.path)
             self.conversation = conversation or self._latest()
             self._touch()
+            if self._prune:
+                self._prune = False
+                self._forget_old()
+            self._named = self.conversation
         except sqlite3.Error as e:
-            self._db.close()
+            self._db = None
+            db.close()
             raise SessionError(
                 f"cannot open the session store {self.path}: {e}; remove the file to start "
                 "a new session"
             ) from None
         except SchemaError:
-            self._db.close()
+            self._db = None
+            db.close()
             raise
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """The connection to read through: None while the root has no store (nothing was
+        recorded; another process may make one meanwhile, which is then opened)."""
+        if self._db is None and self.path.exists():
+            self._connect(create=False)
+        return self._db
+
+    def _writer(self) -> sqlite3.Connection:
+        """The connection to write through, making the store on the first write."""
+        if self._db is None:
+            self._connect(create=True)
+        assert self._db is not None
+        return self._db
+
+    def _connect(self, create: bool) -> None:
+        try:
+            self._open(self._named, create=create)
+        except SessionError as e:  # a bookkeeping failure, as any failure of the store
+            raise sqlite3.OperationalError(str(e)) from None
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()
 
     def _one(self, sql: str, args: tuple = ()) -> tuple | None:
         with self._lock:
-            return self._db.execute(sql, args).fetchone()
+            db = self._reader()
+            return None if db is None else db.execute(sql, args).fetchone()
 
     def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._lock:
-            return self._db.execute(sql, args).fetchall()
+            db = self._reader()
+            return [] if db is None else db.execute(sql, args).fetchall()
 
     def _run(self, sql: str, args: tuple = ()) -> None:
         with self._lock:
-            self._db.execute(sql, args)
+            self._writer().execute(sql, args)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """Statements that land together or not at all (nested ones join the outer one)."""
         with self._lock:
+            db = self._writer()
             if self._depth:
                 self._depth += 1
                 try:
-                    yield self._db
+                    yield db
                 finally:
                     self._depth -= 1
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            db.execute("BEGIN IMMEDIATE")
             self._depth = 1
             try:
-                yield self._db
+                yield db
             except BaseException:
                 self._depth = 0
-                self._db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
                 raise
             self._depth = 0
             try:
-                self._db.execute("COMMIT")
+                db.execute("COMMIT")
             except sqlite3.Error:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
 
     # -- conversations -------------------------------------------------------------------------
@@ -231,7 +285,15 @@ class Session:
         """Start a conversation of its own: nothing shown yet, no counters, no stats. Outputs
         pending review and the history are shared; other conversations are left alone, but
         the oldest are forgotten past ``KEEP_CONVERSATIONS``."""
-        self.conversation = f"c-{uuid.uuid4().hex[:12]}"
+        self.conversation = self._named = f"c-{uuid.uuid4().hex[:12]}"
+        with self._lock:
+            if self._reader() is None:  # no store yet: the conversation is noted when one is
+                self._prune = True
+                return self.conversation
+            self._forget_old()
+        return self.conversation
+
+    def _forget_old(self) -> None:
         with self.transaction() as db:
             self._touch()
             old = [
@@ -245,7 +307,6 @@ class Session:
                 for table in ("snapshots", "counters", "files"):
                     db.execute(f"DELETE FROM {table} WHERE conv=?", (conv,))
                 db.execute("DELETE FROM conversations WHERE id=?", (conv,))
-        return self.conversation
 
     # -- snapshots ---------------------------------------------------------------------------
     def remember(self, path: str, text: str) -> None:

@@ -32,7 +32,7 @@ from .errors import (
     TOO_LARGE,
     EditError,
 )
-from .policy import Policy, denied
+from .policy import STATE_DIR, Policy, denied
 from .problems import Problem
 from .session import CommitFile, Session, SessionError
 from .text import UTF8, Binary, Encoding, decode, dominant_eol, ends_line, file_id
@@ -276,9 +276,14 @@ class Store:
 
     # -- committing ------------------------------------------------------------------------
     @contextlib.contextmanager
-    def locked(self) -> Iterator[Problem | None]:
+    def locked(self, create: bool = True) -> Iterator[Problem | None]:
         """The root's lock, held for the body; the body sees None, or the problem when the
-        lock cannot be taken (and must then write nothing)."""
+        lock cannot be taken (and must then write nothing). Without ``create``, a root with
+        no state directory is not given one for the lock: nothing was ever recorded there, so
+        the body (a review command) has nothing to act on and writes nothing."""
+        if not create and not self.has_state():
+            yield None
+            return
         try:
             lock = commit_mod.root_lock(self.root)
             lock.__enter__()
@@ -294,6 +299,10 @@ class Store:
             yield None
         finally:
             lock.__exit__(None, None, None)
+
+    def has_state(self) -> bool:
+        """Whether the root has its state directory (something was recorded on it)."""
+        return os.path.lexists(self.root / STATE_DIR)
 
     def recheck(self, reads: Mapping[str, FileRead], writing: Iterable[str]) -> list[Problem]:
         """Under the lock, before a commit: every path read still leads where it led (no

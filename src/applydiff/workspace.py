@@ -541,7 +541,7 @@ class Workspace(Store):
 
     def _review_op(self, op: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
         failed = Result(False, False)
-        with self.locked() as refused:
+        with self.locked(create=False) as refused:
             if refused is not None:
                 failed.fail(refused)
                 return failed

@@ -1,0 +1,132 @@
+"""The state directory (issue 18, item 6): ``.applydiff/`` is made only by what records
+something, and then holds a ``.gitignore`` of ``*`` so that git never sees it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from applydiff import Replace, Workspace
+from applydiff.session import Session
+
+ENV = {
+    **os.environ,
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@t",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@t",
+}
+BLOCK = "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+
+
+def everything(root: Path) -> dict[str, bytes | None]:
+    """Every entry under ``root``: a file's bytes, None for a directory."""
+    return {
+        p.relative_to(root).as_posix(): (None if p.is_dir() else p.read_bytes())
+        for p in sorted(root.rglob("*"))
+    }
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "app.py").write_bytes(b"x = 1\n")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "b.txt").write_bytes(b"b\n")
+    return tmp_path
+
+
+def cli_workspace(root: Path) -> Workspace:
+    """As the command line opens a root: a session store, edits against the disk."""
+    return Workspace(root, session=True, store_optional=True, model_view=False)
+
+
+def test_reading_commands_leave_the_tree_untouched(root):
+    before = everything(root)
+    ws = cli_workspace(root)
+    assert ws.apply(BLOCK, dry_run=True).ok  # a dry run
+    rejected = ws.apply(BLOCK.replace("x = 1", "x = 9"))  # a rejected apply
+    assert [e.code for e in rejected.errors] == ["no_match"]
+    assert ws.status() == []
+    undone = ws.undo()
+    assert [e.code for e in undone.errors] == ["nothing_to_undo"]
+    assert [e.code for e in ws.undo("app.py").errors] == ["nothing_to_undo"]
+    for verb in (ws.accept, ws.discard, ws.merge):
+        assert verb().ok is not None
+    ws.session.close()
+    Workspace(root).apply(BLOCK, dry_run=True)  # no session at all
+    assert everything(root) == before
+    assert not (root / ".applydiff").exists()
+
+
+def test_a_model_session_that_only_reads_makes_no_store(root):
+    s = Session(root)
+    s.new_conversation()
+    assert s.snapshot("app.py") is None and s.pendings() == [] and s.last_commit() is None
+    assert not s.exists
+    s.close()
+    assert not (root / ".applydiff").exists()
+
+
+def test_a_store_made_later_by_another_process_is_read(root):
+    reader = Session(root)
+    writer = Session(root)
+    writer.remember("app.py", "x = 1\n")
+    assert reader.exists
+    assert [p for p in (root / ".applydiff").iterdir() if p.name == "session.db"]
+    writer.close()
+    reader.close()
+
+
+def test_a_commit_makes_the_directory_with_its_gitignore(root):
+    ws = cli_workspace(root)
+    assert ws.apply(BLOCK).ok
+    state = root / ".applydiff"
+    assert (state / ".gitignore").read_bytes() == b"*\n"
+    assert (root / "app.py").read_bytes() == b"x = 2\n"
+    assert not (root / ".gitignore").exists()
+
+
+def test_an_older_state_directory_gets_its_gitignore_at_the_next_record(root):
+    (root / ".applydiff").mkdir()
+    ws = Workspace(root)
+    assert ws.apply(BLOCK, dry_run=True).ok
+    assert not (root / ".applydiff" / ".gitignore").exists()  # a dry run records nothing
+    assert ws.apply(BLOCK).ok
+    assert (root / ".applydiff" / ".gitignore").read_bytes() == b"*\n"
+
+
+def test_a_gitignore_that_is_a_link_is_refused_not_written_through(root, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("out") / "victim"
+    outside.write_bytes(b"keep\n")
+    (root / ".applydiff").mkdir()
+    os.symlink(outside, root / ".applydiff" / ".gitignore")
+    result = Workspace(root).apply(BLOCK)
+    assert [e.code for e in result.errors] == ["path_denied"]
+    assert outside.read_bytes() == b"keep\n"
+    assert (root / "app.py").read_bytes() == b"x = 1\n"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_git_sees_only_the_edited_file(root):
+    def git(*args: str) -> str:
+        out = subprocess.run(["git", *args], cwd=root, env=ENV, capture_output=True, check=True)
+        return out.stdout.decode()
+
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-q", "-m", "start")
+    ws = cli_workspace(root)
+    assert ws.apply([Replace("app.py", "x = 1", "x = 3")]).ok
+    assert (root / ".applydiff" / "session.db").exists()  # the history, for undo
+    assert git("status", "--porcelain") == " M app.py\n"
+    git("add", ".")
+    assert git("diff", "--cached", "--name-only") == "app.py\n"
+    git("reset", "-q")
+    assert ws.undo().ok
+    assert git("status", "--porcelain") == ""
