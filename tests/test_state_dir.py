@@ -130,3 +130,42 @@ def test_git_sees_only_the_edited_file(root):
     git("reset", "-q")
     assert ws.undo().ok
     assert git("status", "--porcelain") == ""
+
+
+# -- undo of an added file removes the directories it leaves empty (issue 18, item 7) ----------
+def test_undo_of_an_added_file_removes_the_directories_it_leaves_empty(root):
+    ws = cli_workspace(root)
+    before = everything(root)
+    assert ws.apply("*** Begin Patch\n*** Add File: a/b/c/new.txt\n+n\n*** End Patch\n").ok
+    assert (root / "a/b/c/new.txt").read_bytes() == b"n\n"
+    assert ws.undo().ok
+    after = {k: v for k, v in everything(root).items() if not k.startswith(".applydiff")}
+    assert after == before
+    assert not (root / "a").exists()
+
+
+def test_undo_keeps_directories_that_hold_other_files(root):
+    ws = cli_workspace(root)
+    assert ws.apply("*** Begin Patch\n*** Add File: lib/deep/new.txt\n+n\n*** End Patch\n").ok
+    (root / "lib" / "deep" / "mine.txt").write_bytes(b"m\n")  # made meanwhile, by a person
+    assert ws.undo().ok
+    assert not (root / "lib/deep/new.txt").exists()
+    assert (root / "lib/deep/mine.txt").read_bytes() == b"m\n"
+    assert (root / "lib/b.txt").read_bytes() == b"b\n"
+
+
+def test_undo_of_a_move_into_a_new_directory(root):
+    ws = cli_workspace(root)
+    assert ws.apply(
+        "*** Begin Patch\n*** Update File: lib/b.txt\n*** Move to: x/y/b.txt\n*** End Patch\n"
+    ).ok
+    assert not (root / "lib/b.txt").exists() and (root / "lib").is_dir()
+    assert ws.undo().ok
+    assert (root / "lib/b.txt").read_bytes() == b"b\n"
+    assert not (root / "x").exists()
+
+
+def test_a_plain_delete_keeps_its_directory(root):
+    ws = cli_workspace(root)
+    assert ws.apply("*** Begin Patch\n*** Delete File: lib/b.txt\n*** End Patch\n").ok
+    assert (root / "lib").is_dir() and list((root / "lib").iterdir()) == []

@@ -52,6 +52,9 @@ class Target:
     data: bytes | None
     mode: int | None
     executable: bool | None = None
+    # A deleted file's directories that the delete leaves empty go too, up to the root (an
+    # undo of a file the commit added).
+    prune: bool = False
 
 
 def with_executable(mode: int, executable: bool | None) -> int:
@@ -188,6 +191,12 @@ class _Dirs:
             raise FileNotFoundError(errno.ENOENT, "no such directory", parent)
         return fd, name
 
+    def forget(self, path: str) -> None:
+        """``path`` was removed: its descriptor is closed, a later walk opens it anew."""
+        fd = self.fds.pop(path, None)
+        if fd is not None:
+            os.close(fd)
+
     def exists(self, path: str) -> bool:
         if not fsio.DIR_FD:
             return os.path.isdir(path)
@@ -234,7 +243,9 @@ def _commit(root: Path, targets: list[Target]) -> None:
         plan = []
         new_dirs: list[str] = []
         for t in targets:
-            entry = {"target": str(t.path), "temp": None}
+            entry: dict = {"target": str(t.path), "temp": None}
+            if t.prune and t.data is None:
+                entry["prune"] = True
             if t.data is not None:
                 entry["temp"] = str(t.path.with_name(f".{t.path.name}.applydiff-{txid}.tmp"))
                 missing = []
@@ -294,6 +305,8 @@ def _finish(record: dict, dirs: _Dirs) -> None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(name, dir_fd=fd)
                 _step("delete")
+            if entry.get("prune") is True:
+                done += _prune(os.path.dirname(target), dirs)
         else:
             temp_name = os.path.basename(temp) if fd is not None else temp
             with contextlib.suppress(FileNotFoundError):
@@ -302,6 +315,23 @@ def _finish(record: dict, dirs: _Dirs) -> None:
         done.append(os.path.dirname(target))
     for d in set(done):
         dirs.sync(d)
+
+
+def _prune(path: str, dirs: _Dirs) -> list[str]:
+    """Remove the directory ``path`` and its parents while they are empty, up to and not
+    including the root; the parents of those removed, to sync."""
+    root = str(dirs.root)
+    removed: list[str] = []
+    while path != root and _inside(os.path.dirname(path), root):
+        try:
+            fd, name = dirs.at(path)
+            os.rmdir(name, dir_fd=fd)  # only if empty
+        except (OSError, fsio.LinkedPath):
+            break
+        dirs.forget(path)
+        removed.append(os.path.dirname(path))
+        path = os.path.dirname(path)
+    return removed
 
 
 def _rollback(record: dict, dirs: _Dirs) -> None:

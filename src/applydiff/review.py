@@ -318,7 +318,10 @@ def undo(ws: Store, path: str | None = None, *, own: bool = False) -> Result:
                 )
             )
             continue
-        targets.append(commit_mod.Target(read.real, f.before, f.mode_before))
+        # A file the commit added goes with the directories it leaves empty.
+        targets.append(
+            commit_mod.Target(read.real, f.before, f.mode_before, prune=f.before is None)
+        )
         files.append(FileOutcome(f.path, "restored" if f.before is not None else "deleted"))
     if errors:
         return _result(False, [], errors)
