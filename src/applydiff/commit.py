@@ -13,9 +13,10 @@ The protocol:
 files and new directories removed: all old), a ``committed`` one rolled forward (renames and
 deletes finished: all new). Either way the journal goes.
 
-:func:`root_lock` serialises these between processes (and threads) on one root: a commit,
-a recovery, and a caller's read-check-write sequence around them never interleave, so one
-process never rolls back another's commit in flight.
+:func:`root_lock` serialises these between processes (and threads) on one root, on every OS
+(``filelock``): a commit, a recovery, and a caller's read-check-write sequence around them
+never interleave, so one process never rolls back another's commit in flight. Another
+process's lock is waited for :data:`LOCK_TIMEOUT` seconds, then refused (:class:`LockTimeout`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import filelock
 
 from . import fsio
 from .policy import STATE_DIR
@@ -65,45 +68,54 @@ def with_executable(mode: int, executable: bool | None) -> int:
     return mode | (mode & 0o444) >> 2 if executable else mode & ~0o111
 
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX: threads are still serialised
-    fcntl = None  # type: ignore[assignment]
-
 LOCK_NAME = "lock"
-_locks: dict[str, tuple[threading.RLock, list[int]]] = {}
+LOCK_TIMEOUT = 10.0  # seconds a root lock held by another process is waited for
+_locks: dict[str, tuple[threading.RLock, list[filelock.BaseFileLock]]] = {}
 _locks_guard = threading.Lock()
 
 
+class LockTimeout(OSError):
+    """Another process held the root's lock for longer than the wait."""
+
+    def __init__(self, path: str, waited: float) -> None:
+        super().__init__(
+            errno.EAGAIN,
+            f"another process holds the lock and did not release it within {waited:g} s",
+            path,
+        )
+        self.waited = waited
+
+
 @contextlib.contextmanager
-def root_lock(root: Path) -> Iterator[None]:
-    """Hold the root's lock (``.applydiff/lock``, an exclusive ``flock``): re-entrant within
-    a thread, waited for by other threads and processes."""
+def root_lock(root: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the root's lock (``.applydiff/lock``, a ``filelock`` lock: ``flock`` on POSIX,
+    ``LockFileEx`` on Windows): re-entrant within a thread, waited for by other threads, and
+    by other processes for ``timeout`` seconds (:data:`LOCK_TIMEOUT` when None), after which
+    :class:`LockTimeout` is raised and nothing is done."""
     key = os.path.realpath(root)
     with _locks_guard:
         lock, held = _locks.setdefault(key, (threading.RLock(), []))
     with lock:
         if not held:
             jdir = _journal_dir(Path(key))
-            fd = os.open(jdir / LOCK_NAME, os.O_RDWR | os.O_CREAT | fsio.NOFOLLOW, 0o644)
+            wait = LOCK_TIMEOUT if timeout is None else timeout
+            taken: filelock.BaseFileLock = filelock.FileLock(
+                str(jdir / LOCK_NAME), thread_local=False
+            )
             try:
-                if fcntl is not None:
-                    fcntl.flock(fd, fcntl.LOCK_EX)
-            except OSError:
-                os.close(fd)
-                raise
-            held.append(fd)
+                taken.acquire(timeout=wait)
+            except filelock.Timeout:
+                raise LockTimeout(str(jdir / LOCK_NAME), wait) from None
+            held.append(taken)
         else:
             held.append(held[-1])
         try:
             yield
         finally:
-            fd = held.pop()
+            last = held.pop()
             if not held:
                 with contextlib.suppress(OSError):
-                    if fcntl is not None:
-                        fcntl.flock(fd, fcntl.LOCK_UN)
-                os.close(fd)
+                    last.release()
 
 
 def _fsync_dir(path: Path) -> None:
@@ -380,7 +392,7 @@ def _trusted(record: object, root: Path, txid: str) -> dict | None:
     return record
 
 
-def recover(root: Path) -> int:
+def recover(root: Path, timeout: float | None = None) -> int:
     """Finish or undo interrupted commits under ``root``; returns how many were found. A
     state directory that is a link is not looked into (:func:`fsio.state_dir`): no journal
     there is trusted, and writing under it is refused."""
@@ -390,7 +402,7 @@ def recover(root: Path) -> int:
         return 0
     if not jdir.is_dir() or not any(jdir.glob("journal-*.json*")):
         return 0  # nothing to finish: no lock taken, the state directory left as it is
-    with root_lock(root):
+    with root_lock(root, timeout):
         return _recover(root, jdir)
 
 

@@ -103,7 +103,8 @@ class Store:
     the model was never shown (``not_read``). ``model_view`` (the default) matches edits
     against what the model was shown and keeps its counters; without it, edits go against
     the disk (or an output pending review, in review mode) and the session records only
-    review outputs and history.
+    review outputs and history. ``lock_timeout``: seconds to wait for the root's lock while
+    another process holds it (None: ``commit.LOCK_TIMEOUT``), then refuse (``io_error``).
     """
 
     def __init__(
@@ -116,14 +117,18 @@ class Store:
         store_optional: bool = False,
         require_read: bool = False,
         model_view: bool = True,
+        lock_timeout: float | None = None,
     ) -> None:
         path = Path(root)
+        # Seconds another process's hold of the root's lock is waited for (None: the
+        # default, commit.LOCK_TIMEOUT); then the command is refused, nothing written.
+        self.lock_timeout = lock_timeout
         if not path.is_dir():
             raise EditError(f"the root {str(root)!r} is not a directory", code=IO_ERROR)
         self.policy = Policy(path, ignore_file)
         self.root = self.policy.root
         self.max_file_bytes = max_file_bytes
-        commit_mod.recover(self.root)
+        commit_mod.recover(self.root, lock_timeout)
         # Why the root is used without its session store, when it could not be opened (with
         # store_optional): a change made so is not recorded for undo.
         self.store_warning: str | None = None
@@ -285,8 +290,17 @@ class Store:
             yield None
             return
         try:
-            lock = commit_mod.root_lock(self.root)
+            lock = commit_mod.root_lock(self.root, self.lock_timeout)
             lock.__enter__()
+        except commit_mod.LockTimeout as e:
+            where = self._shown(e.filename)
+            yield Problem(
+                IO_ERROR,
+                f"another process holds the root's lock ({where}) and did not release it "
+                f"within {e.waited:g} s; nothing was written. Try again when it is done",
+                path=where,
+            )
+            return
         except OSError as e:
             where = self._shown(e.filename)
             yield Problem(

@@ -141,6 +141,7 @@ class Workspace(Store):
         store_optional: bool = False,
         require_read: bool = False,
         model_view: bool = True,
+        lock_timeout: float | None = None,
     ) -> None:
         super().__init__(
             root,
@@ -150,6 +151,7 @@ class Workspace(Store):
             store_optional=store_optional,
             require_read=require_read,
             model_view=model_view,
+            lock_timeout=lock_timeout,
         )
         self.threshold = threshold
 
