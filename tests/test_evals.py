@@ -90,11 +90,11 @@ def test_eval_models_scores_replays_and_reports(model, tmp_path, capsys):
             str(out),
         ]
     )
-    err = capsys.readouterr().err
+    out_text, err = capsys.readouterr()
     n = len(TASKS)
     assert code == 0, err
     line = f"oracle-7b: search_replace_multi {n}/{n}, search_replace {n}/{n}, text:search_replace"
-    assert f"{line} {n}/{n}" in err
+    assert f"{line} {n}/{n}\n" in out_text  # the scores are the result: stdout
     report = (out / "report.md").read_text()
     assert f"| oracle-7b | {n}/{n} | {n}/{n} | {n}/{n} |" in report
     assert "| oracle-7b | search_replace | crlf_edit | 1/1 | 0 | 0 | " in report
