@@ -447,3 +447,21 @@ def test_undo_with_nothing_to_undo_exits_1_and_leaves_the_tree_alone(project):
     assert cli("undo", cwd=project).returncode == 0
     proc = cli("undo", cwd=project)
     assert proc.returncode == 1 and proc.stderr == "nothing_to_undo: nothing to undo\n"
+
+
+def test_help_version_and_a_crash_under_json_are_one_json_object(capsys, monkeypatch):
+    assert main(["--version", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["version"].startswith("applydiff ") and out.count("\n") == 1
+    assert main(["status", "--help", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["help"].startswith("usage: applydiff status")
+
+    def broken(args, io):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("applydiff.cli.edits.cmd_status", broken)
+    with pytest.raises(RuntimeError):
+        main(["status", "--json"])
+    assert json.loads(capsys.readouterr().out)["errors"] == [
+        {"code": "internal", "index": None, "path": None, "message": "RuntimeError: boom"}
+    ]

@@ -15,6 +15,8 @@ The commands live in :mod:`.edits` (apply, call, parse and the review verbs) and
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io as io_module
 import sys
 from collections.abc import Callable
 
@@ -72,8 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         try:
-            args = parser.parse_args(argv)
+            if json_mode:  # --help or --version under --json: their text inside the object
+                with contextlib.redirect_stdout(io_module.StringIO()) as said:
+                    args = parser.parse_args(argv)
+            else:
+                args = parser.parse_args(argv)
         except SystemExit as e:  # --help and --version print and exit 0
+            if json_mode:
+                text = said.getvalue()
+                key = "version" if "--version" in argv else "help"
+                io.json({"ok": True, key: text.strip() if key == "version" else text})
             return int(e.code or 0)
         args.json = getattr(args, "json", False)
         if args.command is None:
@@ -96,6 +106,18 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except Exception as e:  # a bug: the traceback on stderr, and still one JSON object
+        if json_mode:
+            message = f"{type(e).__name__}: {e}"
+            io.json(
+                {
+                    "ok": False,
+                    "errors": [
+                        {"code": "internal", "index": None, "path": None, "message": message}
+                    ],
+                }
+            )
+        raise
 
 
 if __name__ == "__main__":
