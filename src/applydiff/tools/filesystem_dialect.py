@@ -291,8 +291,9 @@ class FilesystemDialect(BaseLayer):
         if key and not where.is_dir():
             if os.path.lexists(where):
                 raise EditError(f"{key} exists and is not a directory", code=IO_ERROR, path=key)
-            # Each missing directory is made by name below one that the policy resolved: a
-            # link swapped in meanwhile is met by makedirs' exist check, never written through.
+            # The policy resolved the path (links followed, inside the root); the missing
+            # directories are made there. Directories hold no content, so review mode makes
+            # them too: the files written into them are what waits for review.
             where.mkdir(parents=True, exist_ok=True)
         return ToolResult(f"Successfully created directory {path}", False, {"path": key or "."})
 
