@@ -76,3 +76,15 @@ def test_feedback_names_the_line(tmp_path):
     assert "- edit 2 (replace on app.py, line 15 of your response): no_match:" in text
     plain = report(ws.apply([Replace("app.py", "nope", "x")]), ws)
     assert "- edit 1 (replace on app.py): no_match:" in plain
+
+
+def test_a_file_level_error_names_the_line_of_its_last_edit(tmp_path):
+    (tmp_path / "legacy.txt").write_bytes("caf\xe9\n".encode("latin-1"))
+    ws = Workspace(tmp_path)
+    result = ws.apply(
+        "Change:\n\nlegacy.txt\n<<<<<<< SEARCH\ncaf\xe9\n=======\ncaf\u2603\n>>>>>>> REPLACE\n"
+    )
+    [e] = result.errors
+    assert (e.code, e.index, e.answer_line) == ("encoding", 0, 4)
+    assert e.to_dict()["answer_line"] == 4
+    assert (tmp_path / "legacy.txt").read_bytes() == "caf\xe9\n".encode("latin-1")

@@ -279,13 +279,26 @@ class Workspace(Store):
         writes: list[PlannedWrite] = []
         errors = []
         last_op = {r.path: r.index for r in cs.reports}
+
+        def line_of(path: str) -> int | None:  # where the last op on path starts in the answer
+            index = last_op.get(path)
+            return ops[index].origin if index is not None and index < len(ops) else None
+
         moved_from = {dst: src for src, dst in cs.moves.items()}
         like_from = {**cs.copies, **moved_from}
         for change in cs.changes:
             read = files.reads[change.path]
             final, conflict = self._reconcile(read, change.after)
             if conflict is not None:
-                errors.append(Problem(CONFLICT, conflict, last_op.get(change.path), change.path))
+                errors.append(
+                    Problem(
+                        CONFLICT,
+                        conflict,
+                        last_op.get(change.path),
+                        change.path,
+                        answer_line=line_of(change.path),
+                    )
+                )
                 if read.kind == "snapshot":
                     self.show_model(change.path, read.text)
                 continue
@@ -308,6 +321,7 @@ class Workspace(Store):
                         "the file to UTF-8 first",
                         last_op.get(change.path),
                         change.path,
+                        answer_line=line_of(change.path),
                     )
                 )
                 continue
