@@ -384,12 +384,15 @@ def test_serve_compat_filesystem(root):
 
 def test_serve_compat_fast_apply_and_anthropic(root):
     async def fast(session) -> None:
-        assert [t.name for t in (await session.list_tools()).tools] == [
-            "read_file",
-            "edit_file",
-            "write_file",
-            "status",
+        tools = (await session.list_tools()).tools
+        assert [t.name for t in tools] == ["read_file", "edit_file", "write_file", "status"]
+        assert [(t.annotations.read_only_hint, t.annotations.destructive_hint) for t in tools] == [
+            (True, None),
+            (False, True),
+            (False, True),
+            (True, None),
         ]
+        assert [t.annotations.idempotent_hint for t in tools] == [None, False, True, None]
         await session.call_tool("read_file", {"path": "app.py"})
         r = await session.call_tool(
             "edit_file",
@@ -407,6 +410,12 @@ def test_serve_compat_fast_apply_and_anthropic(root):
     async def editor(session) -> None:
         tools = (await session.list_tools()).tools
         assert [t.name for t in tools] == ["str_replace_based_edit_tool"]
+        hints = tools[0].annotations
+        assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) == (
+            False,
+            True,
+            False,
+        )
         await session.call_tool(
             "str_replace_based_edit_tool", {"command": "view", "path": "app.py"}
         )
