@@ -639,3 +639,17 @@ def test_the_benchmark_script_runs_the_brace_corpus(tmp_path, capsys, monkeypatc
         row = next(x for x in text.splitlines() if x.startswith(f"| {lang} | 6 | "))
         cells = [x.strip() for x in row.split("|")[2:8]]
         assert cells[3:6] == ["0", "0", "0"]  # misapplied, whitespace-off, crashed
+
+
+def test_a_retyped_snippet_keeps_the_blank_line_the_model_wrote_with_the_files_bytes():
+    # The file's blank line holds a space; the model, retyping tabs as spaces, shows a new
+    # blank line before the new function and the file's (with its space) after it.
+    text = "struct a {\n\tint x;\n\tint z;\n}; \n \n/* B */\nint y;\n"
+    snippet = (
+        "struct a {\n    int x;\n    int z;\n}; \n\nstatic int f(int v) {\n    return v;\n}\n"
+        " \n/* B */\n// ... existing code ...\n"
+    )
+    assert merge(text, snippet)[0] == (
+        "struct a {\n\tint x;\n\tint z;\n}; \n\nstatic int f(int v) {\n\treturn v;\n}\n"
+        " \n/* B */\nint y;\n"
+    )

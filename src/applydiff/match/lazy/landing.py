@@ -35,7 +35,7 @@ from .readings import (
     no_other_reading,
     no_shorter_head,
 )
-from .retype import by_analogy, reindented, retyped_segment
+from .retype import blank_pairs, by_analogy, reindented, retyped_segment
 from .shapes import OPENS, indent_of, looks_changed, weak_lines
 
 
@@ -63,6 +63,9 @@ def place(placing: Placing) -> Placement:
                 # New lines indented like a line the model indented the same way, as the
                 # file indents that one (the shift alone misreads tab-and-space alignment)
                 placed.lines = by_analogy(seg.lines, shown.lines, placed.same, bare)
+                # Blank lines read alike with whitespace ignored: the file's blank line is
+                # the one the model wrote with its very bytes (a new blank line beside it).
+                placed.same = blank_pairs(seg.lines, placed.same, bare)
             else:
                 no_retyped_copy(name, placed, bare)
             check_new_lines(name, placed, index)

@@ -100,7 +100,7 @@ def retyped_copy(line: str, own: str) -> bool:
     )
 
 
-def _blank_pairs(lines: list[str], same: dict[int, int], bare: list[str]) -> dict[int, int]:
+def blank_pairs(lines: list[str], same: dict[int, int], bare: list[str]) -> dict[int, int]:
     """A blank segment line paired with a file line of spaces whose very bytes are those of
     a later blank segment line, unpaired, with only new lines between the two: that later
     one is the file's line, and the first one a line the model added."""
@@ -127,7 +127,7 @@ def retyped(
     byte for byte; and a new line whose indentation in the segment is that of a line it shows
     takes that line's indentation in the file (the nearest such line), so that the new code
     is written as the file writes its indentation."""
-    same = _blank_pairs(lines, same, bare)
+    same = blank_pairs(lines, same, bare)
     kept = set(same.values())
     loose_rows = {bare[b].strip() for b in range(start, end) if b not in kept}
     if not any(a not in same and lines[a].strip() in loose_rows for a in range(len(lines))):
