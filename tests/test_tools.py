@@ -670,3 +670,16 @@ def test_the_readme_annotations_table_is_the_catalogues():
             a.get("idempotentHint"),
         ), name
     assert set(shown) == {describe(k)[0] for k in ANNOTATIONS}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_servers_instructions_name_only_fields_the_modes_tools_have(mode):
+    from applydiff.prompts import tool_rules
+    from applydiff.tools import SPECS
+    from applydiff.tools.advice import field_like, properties
+
+    every = set().union(*(properties(s["schema"]) for s in SPECS.values()))
+    offered = set().union(*(properties(t["inputSchema"]) for t in tool_definitions(mode, "mcp")))
+    named = field_like(tool_rules("/p", mode=mode), every)
+    assert set(named) <= offered, (mode, named)
+    assert ("replace_all" in named) == (mode in ("search_replace_multi", "search_replace"))
