@@ -683,3 +683,34 @@ def test_the_servers_instructions_name_only_fields_the_modes_tools_have(mode):
     named = field_like(tool_rules("/p", mode=mode), every)
     assert set(named) <= offered, (mode, named)
     assert ("replace_all" in named) == (mode in ("search_replace_multi", "search_replace"))
+
+
+def test_glob_patterns_as_models_write_them():
+    from applydiff.tools.listing import glob_match, human_size
+
+    cases = {
+        ("src/app.py", "*.py"): True,
+        ("src/app.py", "src/*.py"): True,
+        ("src/app.py", "*/app.py"): True,
+        ("src/deep/app.py", "src/*.py"): False,
+        ("src/deep/app.py", "src/**/*.py"): True,
+        ("src/app.py", "src/**/*.py"): True,
+        ("src/app.py", "**/*.py"): True,
+        ("src/app.ts", "*.{ts,tsx}"): True,
+        ("src/app.js", "*.{ts,tsx}"): False,
+        ("src/a1.py", "a[0-9].py"): True,
+        ("src/ab.py", "a[!0-9].py"): True,
+        ("src/deep/x.md", "src/"): True,
+        ("docs/x.md", "src/"): False,
+        ("app.py", ""): True,
+        ("app.py", "./app.py"): True,
+        ("app.pyc", "*.py"): False,
+    }
+    assert {k: glob_match(*k) for k in cases} == cases
+    assert [human_size(n) for n in (0, 1023, 1024, 1536, 5 * 1024**3)] == [
+        "0 B",
+        "1023 B",
+        "1.00 KB",
+        "1.50 KB",
+        "5.00 GB",
+    ]

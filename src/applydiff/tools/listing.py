@@ -5,7 +5,8 @@ policy hides (the ignore rules, ``.git``, ``.applydiff``) is left out, and so is
 leads out of the root; a link to a directory inside is listed but not entered (no loops).
 :func:`glob_match` reads a glob the way models write them: ``*`` and ``?`` within a name,
 ``**`` across directories, ``[abc]``, ``{a,b}``; a pattern without ``/`` matches a name at
-any depth (``*.py``). :func:`human_size` is a size as people read it.
+any depth (``*.py``), one ending in ``/`` everything under that directory.
+:func:`human_size` is a size as people read it.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ def glob_match(path: str, pattern: str) -> bool:
     pattern = pattern.strip().removeprefix("./")
     if not pattern:
         return True
+    if pattern.endswith("/"):  # a directory: everything under it
+        pattern += "**"
     if _compile(pattern).match(path):
         return True
     return "/" not in pattern.rstrip("/") and bool(_compile(pattern).match(path.rsplit("/", 1)[-1]))
