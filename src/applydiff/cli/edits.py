@@ -310,12 +310,11 @@ def cmd_resolve(args: argparse.Namespace, io: IO) -> int:
 
 def _nothing(args: argparse.Namespace) -> Result:
     """The result of a review command on a root with nothing recorded."""
-    from .. import errors
+    from ..errors import NOTHING_TO_UNDO
     from ..problems import Problem
     from ..results import Result
 
     if args.command != "undo":
         return Result(True, False)
-    code = getattr(errors, "NOTHING_TO_UNDO", errors.IO_ERROR)
     what = "nothing to undo" if args.path is None else f"no change to {args.path} to undo"
-    return Result(False, False, errors=[Problem(code, what, path=args.path)])
+    return Result(False, False, errors=[Problem(NOTHING_TO_UNDO, what, path=args.path)])
