@@ -44,6 +44,7 @@ def test_each_dialect_declares_valid_schemas_with_valid_examples(compat):
         names
         == {
             "filesystem": [
+                "read_file",
                 "read_text_file",
                 "read_multiple_files",
                 "write_file",

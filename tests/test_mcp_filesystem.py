@@ -109,6 +109,7 @@ def with_roots(tmp_path_factory) -> dict[str, Any]:
 def test_the_reference_servers_tool_set_with_annotations(with_roots):
     tools = with_roots["tools"]
     assert [t.name for t in tools] == [
+        "read_file",
         "read_text_file",
         "read_multiple_files",
         "write_file",
@@ -134,6 +135,7 @@ def test_the_reference_servers_tool_set_with_annotations(with_roots):
     }
     reads = (True, None, None)
     assert hints == {
+        "read_file": reads,
         "read_text_file": reads,
         "read_multiple_files": reads,
         "list_directory": reads,

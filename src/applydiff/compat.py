@@ -5,9 +5,10 @@ their argument schemas (those are in the tool catalogue, :mod:`applydiff.tools.c
 an agent switches to applydiff without a prompt change.
 
 - ``filesystem``: the reference MCP filesystem server's tool set — ``read_text_file(path,
-  head?, tail?)`` (raw text; ``read_file`` is its old name), ``read_multiple_files(paths)``,
-  ``write_file(path, content)``, ``edit_file(path, edits[{oldText, newText}], dryRun?)``
-  (answers with a git-style diff, also on a dry run), ``create_directory(path)``,
+  head?, tail?)`` (raw text; ``read_file``, its older name, is served too, as there),
+  ``read_multiple_files(paths)``, ``write_file(path, content)``, ``edit_file(path,
+  edits[{oldText, newText}], dryRun?)`` (answers with a git-style diff, also on a dry run),
+  ``create_directory(path)``,
   ``list_directory(path)``, ``list_directory_with_sizes(path, sortBy?)``,
   ``directory_tree(path, excludePatterns?)`` (JSON), ``move_file(source, destination)``,
   ``search_files(path, pattern, excludePatterns?)`` (full paths), ``get_file_info(path)``,
@@ -35,6 +36,7 @@ COMPATS = ("filesystem", "fast-apply", "anthropic")
 # :data:`applydiff.tools.SPECS`).
 TOOLS = {
     "filesystem": (
+        "read_file:filesystem",
         "read_text_file",
         "read_multiple_files",
         "write_file:filesystem",

@@ -294,6 +294,22 @@ _TEXT_EDITOR_SPEC: dict[str, Any] = {
 _STR = {"type": "string"}
 
 _DIALECT_SPECS: dict[str, dict[str, Any]] = {
+    "read_file:filesystem": {
+        "name": "read_file",
+        "description": (
+            "Read a file as text: read_text_file's older name, kept for the agents that call "
+            "it. head: only its first N lines; tail: only its last N lines (not both)."
+        ),
+        "schema": object_schema(
+            {
+                "path": _STR,
+                "head": {"type": "number", "description": "Only the first N lines."},
+                "tail": {"type": "number", "description": "Only the last N lines."},
+            },
+            ["path"],
+        ),
+        "example": {"path": "src/app.py", "head": 20},
+    },
     "read_text_file": {
         "description": (
             "Read a file as text. head: only its first N lines; tail: only its last N lines "
@@ -506,6 +522,7 @@ ANNOTATIONS: dict[str, dict[str, bool]] = {
     "apply_patch": _EDITS,
     # create overwrites, str_replace and insert change lines, undo_edit takes a change back.
     TEXT_EDITOR: _EDITS,
+    "read_file:filesystem": READ_ONLY,
     "read_text_file": READ_ONLY,
     "read_multiple_files": READ_ONLY,
     "list_directory": READ_ONLY,
