@@ -63,8 +63,7 @@ NEXT = {
     IO_ERROR: "check the path (does the file exist? is it a directory?)",
     NO_CHANGE: "leave out edits that change nothing; if the change is still needed, re-read "
     "the file and write the lines as they should become",
-    NOTHING_TO_UNDO: "there is no change of yours to take back; read the file to see what it "
-    "holds",
+    NOTHING_TO_UNDO: "there is no change of yours to take back; read the file to see what it holds",
 }
 
 # A lazy snippet that cannot be placed needs context, not an exact copy or replace_all.

@@ -118,9 +118,7 @@ def _ignore_all(path: Path) -> None:
     """Put the ``.gitignore`` of ``*`` in the state directory ``path`` unless it has one
     (never through a link: the file is created, not opened)."""
     try:
-        fd = os.open(
-            path / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o644
-        )
+        fd = os.open(path / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o644)
     except FileExistsError:
         return
     try:

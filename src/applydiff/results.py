@@ -134,9 +134,7 @@ def _edit_json(report: EditReport) -> dict[str, Any]:
     return {k: full[k] for k in EDIT_KEYS}
 
 
-def unified_diff(
-    path: str, before: str | None, after: str | None, to: str | None = None
-) -> str:
+def unified_diff(path: str, before: str | None, after: str | None, to: str | None = None) -> str:
     """The diff of ``path`` from ``before`` to ``after`` (None: no file); ``to``: the path
     it has afterwards, when it was renamed."""
     a, b = _diff_lines(before or ""), _diff_lines(after or "")
