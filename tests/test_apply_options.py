@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import stat
@@ -375,11 +376,45 @@ def test_diff_then_its_reverse_gives_the_original_bytes(tmp_path_factory, pair):
     assert (root / "pkg/f.txt").read_bytes() == after.encode()
     assert ws.apply(diff, reverse=True).ok
     assert (root / "pkg/f.txt").read_bytes() == before.encode()
-    # reverse(reverse(diff)) is the diff: applied again it gives ``after`` again.
+    # reverse(reverse(diff)) is the diff (with the guard a reversed removal carries):
+    # applied again it gives ``after`` again.
     ops = parse(diff)
-    assert reverse_ops(reverse_ops(ops)) == ops
+    assert [unguarded(op) for op in reverse_ops(reverse_ops(ops))] == ops
     assert ws.apply(reverse_ops(reverse_ops(ops))).ok
     assert (root / "pkg/f.txt").read_bytes() == after.encode()
+
+
+def unguarded(op):
+    return dataclasses.replace(op, absent=False) if isinstance(op, Replace) else op
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(edits())
+def test_the_reverse_of_a_diff_never_applied_is_refused(tmp_path_factory, pair):
+    # "Never a wrong file": -R on a tree that never had the change writes nothing (a
+    # reversed removal would put its lines back a second time).
+    before, after = pair
+    if before == after:
+        return
+    root = tmp_path_factory.mktemp("unapplied")
+    ws = make(root, {"f.txt": before.encode()})
+    result = ws.apply(udiff("f.txt", before, after), reverse=True)
+    assert not result.ok
+    assert {e.code for e in result.errors} <= {"no_match", "no_change", "ambiguous"}
+    assert (root / "f.txt").read_bytes() == before.encode()
+
+
+def test_a_reversed_removal_refuses_a_file_that_still_has_the_lines(tmp_path):
+    ws = make(tmp_path, {"f.txt": b"a\nb\nc\n"})
+    diff = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,2 @@\n a\n-b\n c\n"
+    result = ws.apply(diff, reverse=True)
+    assert [e.code for e in result.errors] == ["no_change"]
+    assert "already holds the lines this reversed edit would put back" in result.errors[0].message
+    assert (tmp_path / "f.txt").read_bytes() == b"a\nb\nc\n"
+    assert ws.apply(diff).ok and ws.apply(diff, reverse=True).ok
+    assert (tmp_path / "f.txt").read_bytes() == b"a\nb\nc\n"
 
 
 @settings(

@@ -353,6 +353,11 @@ class _Run:
                 "nothing would change; write the lines as they should become after "
                 "'=======' (or '+' lines in a diff)"
             )
+        if op.absent and to_lf(op.new) in to_lf(text):
+            raise NoChange(
+                f"{path} already holds the lines this reversed edit would put back, so the "
+                "edit it reverses does not look applied; nothing was applied"
+            )
         if op.at_end and not op.old:
             self.region_top(op, path, text)  # its scope lines must exist, as codex checks
             return self.append(index, op, path, text)

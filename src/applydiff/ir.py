@@ -110,6 +110,9 @@ class Replace:
     # of the file, which the engine tries only when the file holds such a line.
     slips: tuple[str, ...] = field(default=())
     literal: Sequence[tuple[str, str]] = field(default=())
+    # The reverse of an edit that only removed lines: refused when the file already holds
+    # ``new`` (the lines it would put back are there: the edit was never applied).
+    absent: bool = False
 
 
 @dataclass(frozen=True)
@@ -261,6 +264,7 @@ def _reversed(op: Op) -> Op:
             new=op.old,
             alternatives=_swapped(op.alternatives),
             literal=_swapped(op.literal),
+            absent=_only_removes(op.old, op.new),
         )
     if isinstance(op, Write):
         if op.create or op.added:
@@ -277,6 +281,13 @@ def _reversed(op: Op) -> Op:
         return Move(op.to, op.path, op.file_id, op.origin, executable=executable)
     what = "anchored edit" if isinstance(op, Anchored) else "lazy snippet"
     _irreversible(op, f"a {what} does not show the text it replaces")
+
+
+def _only_removes(old: str, new: str) -> bool:
+    """Whether going from ``old`` to ``new`` only removes lines (``new``'s lines are ``old``'s
+    with some left out, in order)."""
+    kept = iter(old.split("\n"))
+    return all(any(line == have for have in kept) for line in new.split("\n"))
 
 
 def _swapped(pairs: Sequence[tuple[str, str]]) -> Sequence[tuple[str, str]]:
