@@ -467,3 +467,17 @@ def test_rename_preview_applies_with_git_and_with_applydiff(tmp_path):
     by_us = tree(tmp_path / "u", files)
     assert Workspace(by_us).apply(patch).ok
     assert {k: v for k, (v, _) in snapshot(by_us).items()} == want
+
+
+def test_reverse_of_an_executable_files_deletion_makes_it_executable_again(tmp_path):
+    files = {"run.sh": b"#!/bin/sh\necho hi\n", "keep.txt": b"k\n"}
+    patch = git_patch(tmp_path, files, lambda r: (r / "run.sh").unlink(), executable=("run.sh",))
+    assert "deleted file mode 100755" in patch
+    root = tree(tmp_path / "t", files, executable=("run.sh",))
+    ws = Workspace(root)
+    assert ws.apply(patch).ok
+    assert "run.sh" not in snapshot(root)
+    result = ws.apply(patch, reverse=True)
+    assert result.ok, result.errors
+    assert snapshot(root)["run.sh"][0] == b"#!/bin/sh\necho hi\n"
+    assert snapshot(root)["run.sh"][1] & 0o100

@@ -284,7 +284,7 @@ def parse_file(
                 file_mode = _mode(line, i, new_path)
             elif key == "deleted file mode":
                 deleted = True
-                _mode(line, i, old_path)
+                file_mode = _mode(line, i, old_path)
             elif key == "old mode":
                 old_mode = _mode(line, i, old_path)
             elif key == "new mode":
@@ -329,7 +329,11 @@ def parse_file(
             ops.append(Move(target, target, origin=start + 1, executable=True))
         return ops, i
     if deleted:
-        return [Delete(target, origin=start + 1, shown="".join(h.old for h in hunks))], i
+        ops = [Delete(target, origin=start + 1, shown="".join(h.old for h in hunks))]
+        if file_mode is not None and file_mode & 0o111:
+            # The executable bit goes first, so that the reverse (a creation) sets it again.
+            ops.insert(0, Move(target, target, origin=start + 1, executable=False))
+        return ops, i
     ops = []
     if copied:
         # The copy starts as its source; the hunks edit the copy.
