@@ -59,6 +59,9 @@ def write_cycled(distinct: Path, n: int, path: Path) -> None:
             f.write(line)
 
 
+CPU: list[float] = []  # CPU seconds of each timed run (parent and workers)
+
+
 def timed_batch(src: Path, out: Path, workers: int) -> float:
     from applydiff.batch import run_file
 
@@ -66,6 +69,7 @@ def timed_batch(src: Path, out: Path, workers: int) -> float:
     summary = run_file(str(src), str(out), workers=workers, hashes=True)
     seconds = time.perf_counter() - start
     assert summary.records > 0
+    CPU.append(summary.cpu_seconds)
     return seconds
 
 
@@ -74,7 +78,9 @@ def bench_rate(distinct: Path, n: int, repeat: int, tmp: Path) -> dict[str, floa
     write_cycled(distinct, n, src)
     cores = len(os.sched_getaffinity(0))
     one = [timed_batch(src, tmp / "rate1.out", 1) for _ in range(repeat)]
+    one_cpu = statistics.median(CPU[-repeat:])
     many = [timed_batch(src, tmp / "rateN.out", cores) for _ in range(repeat)]
+    many_cpu = statistics.median(CPU[-repeat:])
     same = (tmp / "rate1.out").read_bytes() == (tmp / "rateN.out").read_bytes()
     r1, rn = n / statistics.median(one), n / statistics.median(many)
     return {
@@ -83,6 +89,9 @@ def bench_rate(distinct: Path, n: int, repeat: int, tmp: Path) -> dict[str, floa
         "one_worker_per_s": round(r1),
         "all_cores_per_s": round(rn),
         "ratio": round(rn / r1, 2),
+        # records per CPU-second (parent and workers): what a core does when it is not shared
+        "one_worker_per_cpu_s": round(n / one_cpu),
+        "all_cores_per_cpu_s": round(n / many_cpu),
         "one_worker_runs_s": [round(x, 2) for x in one],
         "all_cores_runs_s": [round(x, 2) for x in many],
         "outputs_equal": same,

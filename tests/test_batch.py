@@ -407,3 +407,29 @@ def test_emit_batch_writes_realistic_records_that_mostly_apply_exactly(corpus_fi
     assert emit_batch(3, 5, sink) == 0  # what 'applydiff bench --emit-batch 3 --seed 5' runs
     assert [json.loads(x)["id"] for x in sink.getvalue().split("\n")[:-1]] == ["5-0", "5-1", "5-2"]
     assert emit_batch(-1, 0, sink) == 2
+
+
+def test_the_parsers_the_main_command_line_wires_in():
+    import argparse
+
+    from applydiff.batch.cli import add_batch_parser, add_emit_batch_arguments
+
+    parser = argparse.ArgumentParser(prog="applydiff")
+    sub = parser.add_subparsers(dest="command")
+    add_batch_parser(sub)
+    bench = sub.add_parser("bench")
+    bench.add_argument("--seed", type=int, default=0)
+    add_emit_batch_arguments(bench)
+    args = parser.parse_args(["batch", "in.jsonl", "--out", "o", "--ray", "--timeout", "2.5"])
+    assert (args.input, args.out, args.ray, args.timeout, args.workers) == (
+        "in.jsonl",
+        "o",
+        "auto",
+        2.5,
+        None,
+    )
+    assert parser.parse_args(["batch", "i", "--ray", "ray://head:10001"]).ray == "ray://head:10001"
+    assert parser.parse_args(["batch", "i"]).ray is None
+    args = parser.parse_args(["bench", "--emit-batch", "5", "--seed", "3"])
+    assert (args.emit_batch, args.seed, args.batch_mix) == (5, 3, "realistic")
+    assert parser.parse_args(["bench"]).emit_batch is None

@@ -73,6 +73,7 @@ class Summary:
     errors: dict[str, int] = field(default_factory=dict)
     crashes: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's and its workers' (None on Ray: not measured)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +86,7 @@ class Summary:
             "errors": dict(sorted(self.errors.items())),
             "crashes": self.crashes,
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3) if self.cpu_seconds else None,
             "records_per_second": round(self.records / self.seconds, 1) if self.seconds else None,
         }
 
@@ -122,9 +124,11 @@ def run_file(
     )
     summary = Summary()
     start = time.perf_counter()
+    cpu_start = time.process_time()
+    pools: list[Any] = []
     with io.opened_input(source) as records, io.opened_output(out, append=resume) as sink:
         payloads: Iterable[Payload] = records
-        results = stream(payloads, workers, options)
+        results = stream(payloads, workers, options, pools)
         for n, (_, line) in enumerate(results, 1):
             if line is None:
                 summary.skipped += 1
@@ -143,4 +147,5 @@ def run_file(
                 progress(n)
     summary.crashes = summary.errors.get("crash", 0)
     summary.seconds = time.perf_counter() - start
+    summary.cpu_seconds = time.process_time() - cpu_start + sum(p.cpu_seconds for p in pools)
     return summary

@@ -1,8 +1,9 @@
 """The local process pool of ``applydiff batch``: records out in input order, memory bounded,
 a per-record time limit, and a worker that dies costing one record, not the batch.
 
-Workers are our own processes, one pipe each, one chunk of records at a time (a worker reads
-its whole chunk before it works, so neither side ever blocks writing to a full pipe). Each
+Workers are our own processes, one pipe each, with two chunks of records sent ahead (a thread
+in each worker takes them off the pipe as they come, so the parent never waits to send, and
+the worker never waits for its next chunk). Each
 worker publishes the record it is on (its sequence number and start time) in shared memory,
 so that when a worker dies the record that killed it is known exactly: that record becomes a
 ``crash`` record, the rest of its chunk is run again, and a new worker takes its place.
@@ -24,6 +25,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -60,6 +62,7 @@ def _out(record: dict[str, Any], encoded: bool) -> Out:
 CHUNK = 32  # records per message to a worker (fewer when they are large)
 CHUNK_BYTES = 4 * 1024 * 1024  # a chunk's input lines, at most (one record may pass it)
 WINDOW_PER_WORKER = 8  # chunks between input and output per worker
+AHEAD = 2  # chunks sent to a worker before it answers the first
 POLL = 0.25  # seconds between checks of the parent's time limit
 MAX_ATTEMPTS = 3  # a record whose worker died this often without it being the one on: crash
 
@@ -162,12 +165,24 @@ def _worker(conn: Connection, state: Any, options: Options) -> None:
     """A worker's loop: a chunk in, its outputs back; ``state`` = [seq on, its start]."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the batch
     runner = Runner(options)
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def receive() -> None:
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                msg = None
+            inbox.put(msg)
+            if msg is None:
+                return
+
+    threading.Thread(target=receive, daemon=True, name="inbox").start()
     while True:
-        try:
-            msg = conn.recv()
-        except EOFError:
-            return
-        if msg is None:
+        msg = inbox.get()
+        if msg is None:  # the end: say how much CPU this worker used
+            with contextlib.suppress(OSError):
+                conn.send(("cpu", time.process_time()))
             return
         outs = []
         for seq, payload in msg:
@@ -180,12 +195,12 @@ def _worker(conn: Connection, state: Any, options: Options) -> None:
 
 @dataclass
 class _Slot:
-    """One worker process: its pipe, its shared state and the chunk it holds."""
+    """One worker process: its pipe, its shared state and the chunks it holds, oldest first."""
 
     proc: Any
     conn: Connection
     state: Any
-    chunk: list[tuple[int, Payload]] = field(default_factory=list)
+    chunks: deque[list[tuple[int, Payload]]] = field(default_factory=deque)
     killed_for_time: bool = False
     served: int = 0  # chunks it sent back
 
@@ -231,6 +246,7 @@ class Pool:
         self.attempts: dict[int, int] = {}
         self.crashes = 0
         self.stillborn = 0  # workers in a row that died before their first record
+        self.cpu_seconds = 0.0  # CPU time of the workers that ended cleanly
 
     def _spawn(self) -> _Slot:
         parent, child = self.ctx.Pipe()
@@ -250,6 +266,12 @@ class Pool:
                 slot.conn.send(None)
         deadline = time.monotonic() + 2
         for slot in self.slots:
+            with contextlib.suppress(EOFError, OSError):
+                while slot.conn.poll(max(0.0, deadline - time.monotonic())):
+                    msg = slot.conn.recv()
+                    if isinstance(msg, tuple) and msg[0] == "cpu":
+                        self.cpu_seconds += msg[1]
+                        break
             slot.proc.join(max(0.0, deadline - time.monotonic()))
             if slot.proc.is_alive():
                 slot.proc.kill()
@@ -289,20 +311,22 @@ class Pool:
         try:
             self.slots = [self._spawn() for _ in range(self.workers)]
             while True:
-                for slot in self.slots:
-                    if not slot.chunk:
+                for _ in range(AHEAD):
+                    for slot in self.slots:
+                        if len(slot.chunks) >= AHEAD:
+                            continue
                         chunk = next_chunk()
                         if chunk is None:
                             break
-                        slot.chunk = chunk
+                        slot.chunks.append(chunk)
                         try:
                             slot.conn.send(chunk)
-                        except OSError:  # it died idle: the chunk goes to its successor
+                        except OSError:  # it died: its chunks go to its successor
                             self._replace(slot, done, again)
                 while next_out in done:
                     yield next_out, done.pop(next_out)
                     next_out += 1
-                busy = [s for s in self.slots if s.chunk]
+                busy = [s for s in self.slots if s.chunks]
                 if not busy:
                     if exhausted and not again:
                         return
@@ -319,7 +343,7 @@ class Pool:
                             outs = None
                         if outs is not None:
                             done.update(outs)
-                            slot.chunk = []
+                            slot.chunks.popleft()
                             slot.served += 1
                             self.stillborn = 0
                             continue
@@ -336,7 +360,7 @@ class Pool:
             return
         now = time.monotonic()
         for slot in self.slots:
-            if slot.chunk and slot.state[0] >= 0 and now - slot.state[1] > 2 * limit + 1:
+            if slot.chunks and slot.state[0] >= 0 and now - slot.state[1] > 2 * limit + 1:
                 slot.killed_for_time = True
                 slot.proc.kill()
 
@@ -346,7 +370,7 @@ class Pool:
         done: dict[int, Out | None],
         again: deque[list[tuple[int, Payload]]],
     ) -> None:
-        """A worker died: its record on is a crash (or a timeout), the rest of its chunk runs
+        """A worker died: its record on is a crash (or a timeout), the rest of its chunks run
         again, on a new worker in its place."""
         slot.proc.join()
         on = int(slot.state[0])
@@ -360,7 +384,7 @@ class Pool:
                     "must do so under 'if __name__ == \"__main__\":'"
                 )
         rest: list[tuple[int, Payload]] = []
-        for seq, payload in slot.chunk:
+        for seq, payload in (item for chunk in slot.chunks for item in chunk):
             tries = self.attempts[seq] = self.attempts.get(seq, 0) + 1
             if seq == on or tries >= MAX_ATTEMPTS:
                 done[seq] = self._failed(payload, code, slot.killed_for_time and seq == on)
@@ -398,9 +422,18 @@ class Pool:
 def in_process(items: Iterable[Payload], options: Options) -> Iterator[tuple[int, Out | None]]:
     """The records run one by one in this process (``workers=0``): no isolation from a
     crash; the time limit holds in the main thread only."""
+    previous = (
+        signal.getsignal(signal.SIGALRM)
+        if threading.current_thread() is threading.main_thread()
+        else None
+    )
     runner = Runner(options)
-    for seq, payload in enumerate(items):
-        yield seq, runner.run(seq, payload)
+    try:
+        for seq, payload in enumerate(items):
+            yield seq, runner.run(seq, payload)
+    finally:
+        if runner.alarm:  # the caller's handler back
+            signal.signal(signal.SIGALRM, previous)
 
 
 def default_workers() -> int:
@@ -412,10 +445,14 @@ def default_workers() -> int:
 
 
 def stream(
-    items: Iterable[Payload], workers: int | None, options: Options
+    items: Iterable[Payload], workers: int | None, options: Options, pool: list[Pool] | None = None
 ) -> Iterator[tuple[int, Out | None]]:
-    """(position, output or None when skipped) per item, in input order."""
+    """(position, output or None when skipped) per item, in input order (``pool`` receives
+    the pool, to read its counters afterwards)."""
     n = default_workers() if workers is None else workers
     if n <= 0:
         return in_process(items, options)
-    return Pool(n, options).map(items)
+    made = Pool(n, options)
+    if pool is not None:
+        pool.append(made)
+    return made.map(items)
