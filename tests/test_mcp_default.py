@@ -4,7 +4,8 @@ find_files (item 6), with the bytes on disk after each call."""
 
 from __future__ import annotations
 
-import time
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -73,12 +74,9 @@ def served(tmp_path_factory) -> dict[str, Any]:
         }
         for key, (name, args) in calls.items():
             got[key] = await session.call_tool(name, args)
-            got.setdefault("first_result", time.perf_counter())
 
     with log.open("w") as errlog:
-        started = time.perf_counter()
         run_session(root, ["--text-editor"], body, errlog=errlog)
-    got["startup"] = got["first_result"] - started
     got["stderr"] = log.read_text()
     return got
 
@@ -203,6 +201,16 @@ def test_find_files_finds_lines_by_text(served):
 
 
 # -- item 7: start to first result ----------------------------------------------------------
-def test_start_to_first_result_is_under_the_budget(served):
-    # Spawn, import, initialize, list_tools; benchmarks/mcp_startup.py times it properly.
-    assert served["startup"] < 1.5 * 2  # twice the budget: the test machine may be busy
+def test_serving_imports_only_what_serving_needs():
+    # The start-up time itself is measured by benchmarks/mcp_startup.py (not a timed test on
+    # a shared machine); what keeps it low is that serving loads no command-line, report,
+    # benchmark or model-client code.
+    code = (
+        "import sys, applydiff.mcp_server\n"
+        "heavy = ('rich', 'matplotlib', 'hypothesis', 'ray', 'pyarrow', 'numpy')\n"
+        "own = ('applydiff.cli', 'applydiff.bench', 'applydiff.evals', 'applydiff.batch',\n"
+        "       'applydiff.llm', 'applydiff.loop')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m.startswith(own)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "[]\n"
