@@ -465,3 +465,28 @@ def test_help_version_and_a_crash_under_json_are_one_json_object(capsys, monkeyp
     assert json.loads(capsys.readouterr().out)["errors"] == [
         {"code": "internal", "index": None, "path": None, "message": "RuntimeError: boom"}
     ]
+
+
+def test_help_piped_is_not_wrapped(tmp_path):
+    proc = cli("apply", "--help", cwd=tmp_path)
+    lines = proc.stdout.split("\n")
+    # Each option's help on one line, however long: the --format line names every format.
+    fmt = next(x for x in lines if x.lstrip().startswith("--format"))
+    assert all(name in fmt for name in FORMATS)
+    keep = next(x for x in lines if x.lstrip().startswith("--keep-narration"))
+    assert keep.endswith("which are otherwise left out")
+
+
+def test_bench_emits_batch_records_that_batch_applies(tmp_path):
+    made = cli("bench", "--emit-batch", "4", "--seed", "3", cwd=tmp_path)
+    assert made.returncode == 0 and made.stderr == ""
+    records = [json.loads(x) for x in made.stdout.splitlines()]
+    assert len(records) == 4 and all({"id", "files", "answer"} <= r.keys() for r in records)
+    (tmp_path / "in.jsonl").write_text(made.stdout)
+    ran = cli("batch", "in.jsonl", "--out", "out.jsonl", "--workers", "0", "--json", cwd=tmp_path)
+    assert ran.returncode == 0
+    summary = json.loads(ran.stdout)
+    assert summary["records"] == 4 and summary["crashes"] == 0
+    out = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in out] == [r["id"] for r in records]
+    assert sorted(tmp_path.iterdir()) == [tmp_path / "in.jsonl", tmp_path / "out.jsonl"]

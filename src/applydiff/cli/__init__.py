@@ -29,7 +29,15 @@ def commands() -> dict[str, Callable[[argparse.Namespace, IO], int]]:
     """Command name -> its function (imported here, not with the package: ``apply_patch``
     uses :mod:`.base` and :mod:`.output` without the parser's imports)."""
     from .edits import cmd_apply, cmd_call, cmd_parse, cmd_resolve, cmd_status
-    from .model import cmd_bench, cmd_edit, cmd_eval_models, cmd_profile, cmd_schema, cmd_serve
+    from .model import (
+        cmd_batch,
+        cmd_bench,
+        cmd_edit,
+        cmd_eval_models,
+        cmd_profile,
+        cmd_schema,
+        cmd_serve,
+    )
 
     return {
         "apply": cmd_apply,
@@ -44,6 +52,7 @@ def commands() -> dict[str, Callable[[argparse.Namespace, IO], int]]:
         "profile": cmd_profile,
         "serve": cmd_serve,
         "bench": cmd_bench,
+        "batch": cmd_batch,
         "edit": cmd_edit,
         "eval-models": cmd_eval_models,
     }

@@ -323,11 +323,23 @@ def cmd_eval_models(args: argparse.Namespace, io: IO) -> int:
     return EXIT_OK
 
 
+def cmd_batch(args: argparse.Namespace, io: IO) -> int:
+    """``applydiff batch``: the batch package's own command (its output conventions are the
+    same: records or a summary on stdout, progress on stderr)."""
+    from ..batch.cli import run_batch
+
+    return run_batch(args)
+
+
 def cmd_bench(args: argparse.Namespace, io: IO) -> int:
     from pathlib import Path
 
     from ..bench import run as bench_run
 
+    if args.emit_batch is not None:  # records for `applydiff batch`, not a benchmark run
+        from ..batch.cli import emit_batch
+
+        return emit_batch(args.emit_batch, args.seed, mix=args.batch_mix)
     engines = [e.strip() for e in args.engines.split(",") if e.strip()] if args.engines else None
     try:
         result = bench_run.run(

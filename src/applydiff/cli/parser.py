@@ -5,8 +5,9 @@ the library checks them against."""
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from typing import Any, NoReturn
 
+from ..batch.cli import add_batch_parser, add_emit_batch_arguments
 from ..compat import COMPATS
 from ..evals.tasks import shipped_task_names
 from ..formats import FORMATS
@@ -31,9 +32,25 @@ APPLY_EXAMPLES = """examples:
 """
 
 
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help as written (descriptions and examples keep their lines), wrapped to the terminal
+    only: piped or redirected, each option's help is one line."""
+
+    def __init__(self, prog: str) -> None:
+        import shutil
+        import sys
+
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else 10_000
+        super().__init__(prog, width=max(width, 40))
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are :class:`UsageError` (the command line prints them,
-    as JSON under ``--json``), not a message and ``sys.exit``."""
+    as JSON under ``--json``), not a message and ``sys.exit``; its help in :class:`Formatter`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
@@ -69,12 +86,10 @@ def _root(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> Parser:
-    raw = argparse.RawDescriptionHelpFormatter
     parser = Parser(
         prog="applydiff",
         description="Turn what language models write about files into correct file changes.",
         epilog=TOP_EXAMPLES,
-        formatter_class=raw,
     )
     parser.add_argument("--version", action="version", version=f"applydiff {__version__}")
     _shared(parser)
@@ -87,7 +102,6 @@ def build_parser() -> Parser:
         "calls, lazy snippets) to a tree, all files or none. The diff goes to stdout, the\n"
         "rest to stderr; it asks on the terminal before writing unless --yes.",
         epilog=APPLY_EXAMPLES,
-        formatter_class=raw,
     )
     p.add_argument("file", metavar="FILE", nargs="?", default="-", help="the response (default -)")
     _common(p)
@@ -267,7 +281,10 @@ def build_parser() -> Parser:
     p.add_argument("--files", default=None, help="glob of source files (default: the stdlib)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--per-kind", type=int, default=None, help="cases per kind of edit")
+    add_emit_batch_arguments(p)
     _shared(p)
+
+    _shared(add_batch_parser(sub), json=False)  # batch has its own --json (a summary object)
 
     p = sub.add_parser("parse", help="read a model's response and print the edits it holds")
     p.add_argument("file", metavar="FILE", help="the response (a path, or - for stdin)")
