@@ -7,14 +7,18 @@ Skipped only when Ray is not installed and this is not CI: CI (``CI`` set) insta
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from applydiff.batch import run_file
+from applydiff.batch.io import read_lines
 from applydiff.bench.batch_records import records
 
 try:
@@ -88,3 +92,22 @@ def test_ray_reads_lines_as_the_local_reader_does(cluster, tmp_path):
     assert got == local.read_text(encoding="utf-8").split("\n")[:-1]
     assert [json.loads(x)["id"] for x in got] == ["u", "big", "v"]
     assert json.loads(got[1])["errors"][0]["code"] == "too_large"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([b'{"id": 1}', b"", b"  ", b"a\r", b"x" * 40, "\u2028".encode()]),
+        max_size=12,
+    ),
+    st.booleans(),
+    st.integers(1, 50),
+)
+def test_byte_ranges_read_each_line_once_as_the_local_reader(parts, final, step):
+    data = b"\n".join(parts) + (b"\n" if final else b"")
+    want = list(read_lines(io.BytesIO(data)))
+    got = []
+    for start in range(0, len(data), step):
+        for table in ray_run.read_range(io.BytesIO(data), start, min(len(data), start + step)):
+            got += table.column("line").to_pylist()
+    assert got == want
