@@ -129,20 +129,23 @@ class _Bar:
         )
         self.task = self.progress.add_task("batch", total=None, rate="")
         self.start = self.last = time.monotonic()
+        self.done = 0
 
     def __enter__(self) -> _Bar:
         self.progress.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.refresh()
+        self.show(self.done)
         self.progress.stop()
 
     def __call__(self, done: int) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.1:
-            return
-        self.last = now
+        self.done = done
+        if time.monotonic() - self.last >= 0.1:
+            self.show(done)
+
+    def show(self, done: int) -> None:
+        now = self.last = time.monotonic()
         rate = done / (now - self.start) if now > self.start else 0.0
         self.progress.update(self.task, completed=done, rate=f"{rate:,.0f}/s")
         self.progress.refresh()
