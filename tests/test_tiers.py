@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 
 from applydiff import FormatInvalid, NoMatch, locate, replace
@@ -404,3 +409,31 @@ def test_changing_a_line_that_is_not_in_the_file_is_refused():
     assert replace(FILE, old, new) == FILE.replace(
         "return account.balance", "return account.balance  # ok"
     )
+
+
+def test_the_closest_lines_of_a_no_match_do_not_depend_on_the_hash_seed():
+    # Every line's longest run is mistyped; its two next-longest tie in length and each is
+    # in the file at its own place: which one the report looks by must not follow a set's
+    # order, which changes with PYTHONHASHSEED (a batch's workers would disagree).
+    code = (
+        "import json\n"
+        "from applydiff import apply_ops\n"
+        "from applydiff.formats import parse\n"
+        "text = ''.join(f'filler_{i} = compute({i})\\n' for i in range(40))\n"
+        "text = text.replace('filler_5 = compute(5)\\n', 'betaa_value = other(1)\\nzzz = 1\\n')\n"
+        "text = text.replace('filler_30 = compute(30)\\n', 'gamma_value = other(2)\\nyyy = 2\\n')\n"
+        "answer = ('a.py\\n<<<<<<< SEARCH\\nmistypedlongestrun betaa_value gamma_value\\n'\n"
+        "          '=======\\nx\\n>>>>>>> REPLACE\\n')\n"
+        "r = apply_ops(parse(answer), {'a.py': text})\n"
+        "print(json.dumps([e.to_dict() for e in r.errors]))\n"
+    )
+    seen = set()
+    for seed in ("0", "1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        )
+        seen.add(out.stdout)
+    assert len(seen) == 1
+    (error,) = json.loads(seen.pop())
+    assert error["code"] == "no_match" and error["closest"][0]["start_line"] == 6

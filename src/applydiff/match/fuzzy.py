@@ -188,7 +188,8 @@ def _second_runs(s: Search) -> list[tuple[int, str]]:
     """(line, run) for each line's second-longest run of 5 characters or more, longest first."""
     out = []
     for k, line in enumerate(s.lines):
-        found = sorted(set(anchors.runs(line)), key=len, reverse=True)
+        # Ties by the run's text: a set's order changes with the hash seed, the report must not.
+        found = sorted(set(anchors.runs(line)), key=lambda r: (-len(r), r))
         if len(found) > 1 and len(found[1]) >= 5:
             out.append((k, found[1]))
     return sorted(out, key=lambda kr: -len(kr[1]))
