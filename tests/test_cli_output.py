@@ -309,8 +309,10 @@ def test_edit_dry_run_writes_nothing_and_says_so(model, tmp_path):
         "(mode search_replace, 2 request(s))\n"
     )
     assert (tmp_path / "app.py").read_text() == APP
+    # The pending outputs were kept in memory: no state directory, nothing else on disk.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.py"]
     proc = cli("status", "--json", cwd=tmp_path)
-    assert [f for f in json.loads(proc.stdout)["files"] if "pending_file_id" in f] == []
+    assert json.loads(proc.stdout)["files"] == []
 
 
 def test_edit_asks_and_a_refusal_writes_nothing(model, tmp_path, capsys, monkeypatch):

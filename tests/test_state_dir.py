@@ -169,3 +169,14 @@ def test_a_plain_delete_keeps_its_directory(root):
     ws = cli_workspace(root)
     assert ws.apply("*** Begin Patch\n*** Delete File: lib/b.txt\n*** End Patch\n").ok
     assert (root / "lib").is_dir() and list((root / "lib").iterdir()) == []
+
+
+def test_a_session_in_memory_keeps_pending_outputs_and_leaves_no_state_directory(tmp_path):
+    (tmp_path / "app.py").write_bytes(b"x = 1\n")
+    scratch = Session(tmp_path, in_memory=True)
+    ws = Workspace(tmp_path, session=scratch, model_view=False)
+    answer = "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+    assert ws.apply(answer, review=True).ok
+    assert [r["path"] for r in ws.status() if "pending_file_id" in r] == ["app.py"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.py"]
+    assert (tmp_path / "app.py").read_bytes() == b"x = 1\n"

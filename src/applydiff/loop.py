@@ -27,6 +27,7 @@ from .errors import EditError
 from .formats import parse
 from .llm import ChatResponse
 from .prompts import TEXT_MODES, text_instructions, tool_rules
+from .session import Session
 from .tools import EDIT_TOOLS, TEXT_EDITOR, ToolLayer, ToolResult, tool_definitions
 
 DEFAULT_EXCHANGES = 3
@@ -120,6 +121,7 @@ class EditLoop:
         files: list[str] | None = None,
         guidance: str | None = None,
         on_event: Callable[[str, dict[str, Any]], None] | None = None,
+        session: Session | None = None,
     ) -> None:
         if max_exchanges < 1:
             raise ValueError("max_exchanges must be at least 1")
@@ -133,6 +135,7 @@ class EditLoop:
             require_read=self.text_mode is None,
             guidance=guidance,
             max_exchanges=max_exchanges,
+            session=session,
         )
         self.mode = self.text_mode or self.layer.mode
         self.client = client

@@ -138,9 +138,14 @@ class Session:
 
     busy_timeout_ms = 10_000
 
-    def __init__(self, root: str | Path, conversation: str | None = None) -> None:
+    def __init__(
+        self, root: str | Path, conversation: str | None = None, *, in_memory: bool = False
+    ) -> None:
         self.root = Path(root)
         self.path = self.root / STATE_DIR / "session.db"
+        # In memory: a store for one run that leaves nothing behind (a dry run's pending
+        # outputs); never on disk, so the root keeps no state directory.
+        self.in_memory = in_memory
         self._lock = threading.RLock()
         self._depth = 0
         self._db: sqlite3.Connection | None = None
@@ -155,8 +160,8 @@ class Session:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None
         # A root that has no store yet gets one only when something is recorded: reading
         # (status, an undo with nothing to undo) leaves the tree as it is.
-        if self.path.exists():
-            self._open(conversation)
+        if in_memory or self.path.exists():
+            self._open(conversation, create=in_memory)
 
     @property
     def exists(self) -> bool:
@@ -166,13 +171,15 @@ class Session:
     def _open(self, conversation: str | None = None, create: bool = False) -> None:
         """Connect to the store (made, with the state directory, when ``create``)."""
         try:
-            fsio.state_dir(self.root, create=create)
+            if not self.in_memory:
+                fsio.state_dir(self.root, create=create)
         except (fsio.UnsafeState, NotADirectoryError) as e:
             raise SessionError(f"{e.filename}: {e.strerror}") from None
         except OSError as e:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None
         try:
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            where = ":memory:" if self.in_memory else self.path
+            db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None
         try:

@@ -498,7 +498,8 @@ class Workspace(Store):
         s = self.session
         plan = result.plan
         assert s is not None and plan is not None
-        with self.locked() as refused:
+        # A store in memory is this process's alone: no state directory for its lock.
+        with self.locked(create=not s.in_memory) as refused:
             if refused is not None:
                 result.fail(refused)
                 return

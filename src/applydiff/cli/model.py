@@ -16,6 +16,7 @@ from .output import show_diff
 
 if TYPE_CHECKING:
     from ..llm import ChatClient, Retry
+    from ..session import Session
     from ..workspace import Workspace
 
 
@@ -99,7 +100,7 @@ def cmd_edit(args: argparse.Namespace, io: IO) -> int:
     from ..errors import EditError
     from ..llm import LLMError
     from ..loop import EditLoop
-    from ..session import SessionError
+    from ..session import Session, SessionError
     from ..tools import mode_for
 
     if args.max_exchanges < 1:
@@ -122,7 +123,10 @@ def cmd_edit(args: argparse.Namespace, io: IO) -> int:
 
     client = _client(args, args.model, io)
     try:
-        ws = _review_workspace(root)
+        # A dry run keeps the model's pending outputs in a store in memory: the root gets no
+        # state directory from it.
+        scratch = Session(root, in_memory=True) if args.dry_run else None
+        ws = _review_workspace(root, scratch)
         if not args.review and _pending(ws):
             raise UsageError(
                 "outputs are pending review in this root (applydiff status): accept or discard "
@@ -136,6 +140,7 @@ def cmd_edit(args: argparse.Namespace, io: IO) -> int:
             max_exchanges=args.max_exchanges,
             files=args.file,
             on_event=event,
+            session=scratch,
         )
     except (EditError, SessionError) as e:
         raise UsageError(getattr(e, "message", str(e))) from None
@@ -239,10 +244,10 @@ def _edit_json(
     return out
 
 
-def _review_workspace(root: str) -> Workspace:
+def _review_workspace(root: str, session: Session | None = None) -> Workspace:
     from ..workspace import Workspace
 
-    return Workspace(root, session=True, model_view=False)
+    return Workspace(root, session=session or True, model_view=False)
 
 
 def _pending(ws: Workspace) -> list[str]:

@@ -67,6 +67,7 @@ class BaseLayer:
         threshold: float | None = None,
         new_conversation: bool = True,
         compat: str | None = None,
+        session: Session | None = None,  # another store than the root's (in memory)
     ) -> None:
         self.mode = mode_for(mode=mode)
         self.compat = None if compat is None else compat_mod.check(compat)
@@ -76,7 +77,10 @@ class BaseLayer:
         self.review = review
         self.guidance = guidance
         self.max_exchanges = max_exchanges
-        self.ws = Workspace(root, require_read=require_read, threshold=threshold, session=True)
+        self.ws = Workspace(
+            root, require_read=require_read, threshold=threshold, session=session or True
+        )
+        self._owns_session = session is None  # a store given by the caller is theirs to close
         assert self.ws.session is not None  # session=True opens it or raises
         self.session: Session = self.ws.session
         if new_conversation:
@@ -87,7 +91,8 @@ class BaseLayer:
         self.allowed: list[Path] = [self.ws.root]
 
     def close(self) -> None:
-        self.session.close()
+        if self._owns_session:
+            self.session.close()
 
     def definitions(self, dialect: str = "openai", *, text_editor: bool = False) -> list[dict]:
         return tool_definitions(self.mode, dialect, text_editor=text_editor, compat=self.compat)
