@@ -333,10 +333,36 @@ def test_resume_after_sigkill_completes_with_no_duplicate_and_no_missing_id(corp
 def test_done_in_drops_a_torn_last_line_and_reads_ids(tmp_path):
     out = tmp_path / "o.jsonl"
     out.write_bytes(b'{"id":"a","ok":true}\n{"id":3,"ok":false}\n{"id":null}\n{"id":"to')
-    ids, count = batch_io.done_in(str(out))
-    assert (ids, count) == (frozenset({"a", 3}), 3)
+    assert batch_io.done_in(str(out)) == ["a", 3, None]
     assert out.read_bytes().endswith(b'{"id":null}\n')
-    assert batch_io.done_in(str(tmp_path / "none.jsonl")) == (frozenset(), 0)
+    assert batch_io.done_in(str(tmp_path / "none.jsonl")) == []
+
+
+def test_resume_goes_by_position_so_repeated_ids_resume_right(tmp_path):
+    from applydiff.batch import run_file
+
+    lines = [
+        {
+            "id": i,
+            "files": {"a.txt": f"{i}\n"},
+            "answer": f"a.txt\n<<<<<<< SEARCH\n{i}\n=======\nx\n>>>>>>> REPLACE\n",
+        }
+        for i in ("a", "dup", "b", "dup", "c")
+    ]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    run_file(str(src), str(full), workers=0)
+    part.write_bytes(b"".join(full.read_bytes().splitlines(keepends=True)[:2]))
+    summary = run_file(str(src), str(part), workers=0, resume=True)
+    assert (summary.skipped, summary.records) == (2, 3)
+    assert part.read_bytes() == full.read_bytes()
+    # The output of another input: refused before anything is appended.
+    other = tmp_path / "other.jsonl"
+    other.write_text("".join(json.dumps(x) + "\n" for x in reversed(lines)))
+    with pytest.raises(batch_io.InputError, match="line 1 is the output of record 'a'"):
+        run_file(str(other), str(part), workers=0, resume=True)
+    assert part.read_bytes() == full.read_bytes()
 
 
 def test_parquet_input_with_map_and_json_string_columns(tmp_path):
@@ -373,7 +399,12 @@ def test_cli_json_summary_stdout_output_and_usage_errors(tmp_path):
     got = run_cli(str(src), "--out", str(out), "--json", "--workers", "0")
     assert got.returncode == 0
     summary = json.loads(got.stdout)
-    assert (summary["records"], summary["ok"], summary["errors"]) == (2, 1, {"format_invalid": 1})
+    assert summary["ok"] is True
+    assert (summary["records"], summary["applied"], summary["errors"]) == (
+        2,
+        1,
+        {"format_invalid": 1},
+    )
     to_stdout = run_cli(str(src), "--workers", "0", "--hashes")
     lines = [json.loads(x) for x in to_stdout.stdout.split("\n")[:-1]]
     assert [x["id"] for x in lines] == [1, 2] and "2 records" in to_stdout.stderr

@@ -492,3 +492,24 @@ def test_bench_emits_batch_records_that_batch_applies(tmp_path):
     out = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [r["id"] for r in out] == [r["id"] for r in records]
     assert sorted(tmp_path.iterdir()) == [tmp_path / "in.jsonl", tmp_path / "out.jsonl"]
+
+
+def test_batch_under_json_before_or_after_the_command(tmp_path):
+    made = cli("bench", "--emit-batch", "2", cwd=tmp_path)
+    (tmp_path / "in.jsonl").write_text(made.stdout)
+    for argv in (
+        ("--json", "batch", "in.jsonl", "--out", "o1.jsonl", "--workers", "0"),
+        ("batch", "in.jsonl", "--out", "o2.jsonl", "--workers", "0", "--json"),
+    ):
+        proc = cli(*argv, cwd=tmp_path)
+        summary = json.loads(proc.stdout)
+        assert proc.returncode == 0 and summary["ok"] is True and summary["records"] == 2
+    for argv, message in (
+        (("--json", "batch", "in.jsonl"), "--json prints a summary on stdout, so it needs --out"),
+        (("--json", "batch", "nope.jsonl", "--out", "o.jsonl"), "cannot read nope.jsonl"),
+        (("--json", "batch", "in.jsonl", "--out", "o.jsonl", "--workers", "-1"), "--workers"),
+    ):
+        proc = cli(*argv, cwd=tmp_path)
+        (error,) = json.loads(proc.stdout)["errors"]
+        assert proc.returncode == 2 and error["code"] == "usage"
+        assert error["message"].startswith(message) and proc.stderr == ""

@@ -76,10 +76,13 @@ class Summary:
     cpu_seconds: float = 0.0  # this process's and its workers' (None on Ray: not measured)
 
     def to_dict(self) -> dict[str, Any]:
+        # "ok" says the batch ran, as every command's JSON does; the records that applied
+        # are "applied".
         return {
+            "ok": True,
             "records": self.records,
             "skipped": self.skipped,
-            "ok": self.ok,
+            "applied": self.ok,
             "failed": self.records - self.ok,
             "with_expected": self.with_expected,
             "exact": self.exact,
@@ -109,25 +112,18 @@ def run_file(
     from . import io
     from .pool import Line, Options, stream
 
-    done_ids: frozenset[Any] = frozenset()
-    done_before = 0
+    done: list[Any] = []
     if resume:
         if out is None or out == "-":
             raise io.InputError("--resume needs --out FILE: the output of the run to continue")
-        done_ids, done_before = io.done_in(out)
-    options = Options(
-        hashes=hashes,
-        timeout=timeout,
-        encode=True,
-        done_ids=done_ids,
-        done_before=done_before,
-    )
+        done = io.done_in(out)
+    options = Options(hashes=hashes, timeout=timeout, encode=True, done_before=len(done))
     summary = Summary()
     start = time.perf_counter()
     cpu_start = time.process_time()
     pools: list[Any] = []
     with io.opened_input(source) as records, io.opened_output(out, append=resume) as sink:
-        payloads: Iterable[Payload] = records
+        payloads: Iterable[Payload] = _same_start(records, done, out) if done else records
         results = stream(payloads, workers, options, pools)
         for n, (_, line) in enumerate(results, 1):
             if line is None:
@@ -149,3 +145,22 @@ def run_file(
     summary.seconds = time.perf_counter() - start
     summary.cpu_seconds = time.process_time() - cpu_start + sum(p.cpu_seconds for p in pools)
     return summary
+
+
+def _same_start(records: Iterable[Payload], done: list[Any], out: str | None) -> Iterator[Payload]:
+    """The input, checked to begin with the records ``out`` holds: a resumed run skips them
+    by position (the output is in input order, so ids repeated in the input resume right), and
+    an output of another input is refused before anything is appended to it."""
+    from . import io
+    from .pool import facts_of
+
+    for k, payload in enumerate(records):
+        if k < len(done):
+            rid, _ = facts_of(payload)
+            if rid != done[k]:
+                raise io.InputError(
+                    f"{out} line {k + 1} is the output of record {done[k]!r}, but input record "
+                    f"{k + 1} is {rid!r}: --resume continues the run that wrote OUT, on the "
+                    "same input"
+                )
+        yield payload

@@ -167,7 +167,11 @@ def run_batch(args: argparse.Namespace) -> int:
         else:
             summary = _run_local(args)
     except InputError as e:
-        print(f"applydiff: {e}", file=sys.stderr)
+        if args.json:  # one JSON object on stdout, a wrong command's too
+            error = {"code": "usage", "index": None, "path": None, "message": str(e)}
+            print(json.dumps({"ok": False, "errors": [error]}))
+        else:
+            print(f"applydiff: {e}", file=sys.stderr)
         return EXIT_USAGE
     if args.json:
         print(json.dumps(summary))
@@ -210,7 +214,7 @@ def _run_ray(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _human(summary: dict[str, Any]) -> str:
-    parts = [f"{summary['records']:,} records", f"{summary['ok']:,} ok"]
+    parts = [f"{summary['records']:,} records", f"{summary['applied']:,} applied"]
     if summary.get("skipped"):
         parts.append(f"{summary['skipped']:,} skipped (already in OUT)")
     if summary.get("with_expected"):

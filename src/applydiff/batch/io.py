@@ -83,18 +83,17 @@ def opened_input(path: str) -> Iterator[Iterator[Payload]]:
         yield read_lines(f)
 
 
-def done_in(path: str) -> tuple[frozenset[Any], int]:
-    """What an earlier run wrote to ``path``: the ids of its complete records and how many
-    records it holds. A last line without its newline (the run was killed while writing it)
-    is cut off the file, so its record is run again."""
+def done_in(path: str) -> list[Any]:
+    """What an earlier run wrote to ``path``: the ids of its complete records, in order (None
+    for a record without a usable id). A last line without its newline (the run was killed
+    while writing it) is cut off the file, so its record is run again."""
     try:
         f = open(path, "r+b")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
-        return frozenset(), 0
+        return []
     except OSError as e:
         raise InputError(f"cannot read {path} to resume: {e.strerror or e}") from None
-    ids: set[Any] = set()
-    count = 0
+    ids: list[Any] = []
     end = 0  # the end of the last complete line
     decoder = json.JSONDecoder()
     with f:
@@ -102,18 +101,16 @@ def done_in(path: str) -> tuple[frozenset[Any], int]:
             if not line.endswith(b"\n"):
                 break
             try:
-                ids.add(_line_id(line, decoder))
+                ids.append(_line_id(line, decoder))
             except ValueError:
                 raise InputError(
-                    f"{path} line {count + 1} is not an output record; resume needs the "
+                    f"{path} line {len(ids) + 1} is not an output record; resume needs the "
                     "output of an earlier run of this batch"
                 ) from None
-            count += 1
             end += len(line)
         if f.seek(0, os.SEEK_END) != end:
             f.truncate(end)
-    ids.discard(None)
-    return frozenset(ids), count
+    return ids
 
 
 _HEAD = b'{"id":'

@@ -70,15 +70,14 @@ MAX_ATTEMPTS = 3  # a record whose worker died this often without it being the o
 @dataclass(frozen=True)
 class Options:
     """How each record runs: file hashes instead of texts, the time limit in seconds (None:
-    none), output as JSON lines (``encode``), what a resumed run skips (ids already done, and
-    records without a usable id before position ``done_before``), and the function that makes
+    none), output as JSON lines (``encode``), what a resumed run skips (the records before
+    position ``done_before``: the output holds them, in input order), and the function that makes
     a record's output (``apply``: a module-level function, so that workers can load it;
     :func:`~applydiff.batch.record.run_payload` unless a caller scores records its own way)."""
 
     hashes: bool = False
     timeout: float | None = None
     encode: bool = False
-    done_ids: frozenset[Any] = frozenset()
     done_before: int = 0
     apply: Callable[..., dict[str, Any]] = run_payload
 
@@ -116,7 +115,7 @@ def _decoded(payload: Payload) -> Mapping[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _facts(payload: Payload) -> tuple[Any, bool]:
+def facts_of(payload: Payload) -> tuple[Any, bool]:
     """(id, has expected) of a record, for an error record made outside the engine."""
     record = _decoded(payload)
     if record is None:
@@ -136,11 +135,7 @@ class Runner:
             signal.signal(signal.SIGALRM, _on_alarm)
 
     def skipped(self, seq: int, payload: Payload) -> bool:
-        o = self.options
-        if not o.done_ids and not o.done_before:
-            return False
-        rid, _ = _facts(payload)
-        return rid in o.done_ids if rid is not None else seq < o.done_before
+        return seq < self.options.done_before
 
     def run(self, seq: int, payload: Payload) -> Out | None:
         """The record's output (None: a resumed run skips it)."""
@@ -156,7 +151,7 @@ class Runner:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             except _Timeout:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-                rid, expected = _facts(payload)
+                rid, expected = facts_of(payload)
                 out = timeout_record(rid, o.timeout, expected=expected, hashes=o.hashes)
         return _out(out, o.encode)
 
@@ -399,7 +394,7 @@ class Pool:
 
     def _failed(self, payload: Payload, exitcode: int | None, timed_out: bool) -> Out:
         o = self.options
-        rid, expected = _facts(payload)
+        rid, expected = facts_of(payload)
         if timed_out:
             out = timeout_record(rid, o.timeout, expected=expected, hashes=o.hashes)
         else:

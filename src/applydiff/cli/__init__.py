@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                 key = "version" if "--version" in argv else "help"
                 io.json({"ok": True, key: text.strip() if key == "version" else text})
             return int(e.code or 0)
-        args.json = getattr(args, "json", False)
+        args.json = json_mode or getattr(args, "json", False)  # --json before the command too
         if args.command is None:
             if json_mode:
                 raise UsageError("no command given")
