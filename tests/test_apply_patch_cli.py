@@ -80,7 +80,15 @@ def test_a_patch_as_the_argument_adds_modifies_moves_and_deletes(tree):
     assert (tree / "app.py").read_bytes() == b"def run():\n    return 2\n"
     assert (tree / "pkg/moved.py").read_bytes() == b"OLD = 2\n"
     assert not (tree / "old.py").exists() and not (tree / "gone.txt").exists()
-    assert not (tree / ".applydiff" / "session.db").exists()  # records nothing
+    # Recorded: applydiff undo takes the whole patch back.
+    undo = subprocess.run(
+        [sys.executable, "-m", "applydiff", "undo"], cwd=tree, capture_output=True, text=True
+    )
+    assert undo.returncode == 0, undo.stderr
+    assert (tree / "app.py").read_bytes() == b"def run():\n    return 1\n"
+    assert (tree / "old.py").exists() and (tree / "gone.txt").exists()
+    assert not (tree / "docs").exists() and not (tree / "pkg/moved.py").exists()
+    assert (tree / ".applydiff" / ".gitignore").read_text() == "*\n"
 
 
 def test_a_patch_on_stdin_through_the_ladder(tree):

@@ -10,13 +10,13 @@ says ``Success. Updated the following files:`` and then ``A path`` for each file
 ``M path`` for each modified (a moved file under its new path), ``D path`` for each deleted,
 in that order, and the exit code is 0. On failure nothing is written, each reason goes to
 stderr, and the exit code is 1; a wrong invocation (no patch, more than one argument) is 2.
-The root's session store is used when it has one (``applydiff undo`` then undoes the patch);
-none is made.
+A written patch is recorded in the root's session store, so that ``applydiff undo`` takes it
+back (the commit's lock and journal live in ``.applydiff/`` in any case, with its own
+``.gitignore``); a failed one leaves no state directory.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 
 from .cli.base import IO
@@ -52,17 +52,11 @@ def main(argv: list[str] | None = None) -> int:
 def apply(patch: str, io: IO, root: str = ".") -> int:
     """Apply ``patch`` under ``root``; the report on stdout, or the reasons on stderr."""
     from .errors import EditError
-    from .policy import STATE_DIR
     from .session import SessionError
     from .workspace import Workspace
 
     try:
-        ws = Workspace(
-            root,
-            session=os.path.isfile(os.path.join(root, STATE_DIR, "session.db")),
-            store_optional=True,
-            model_view=False,
-        )
+        ws = Workspace(root, session=True, store_optional=True, model_view=False)
     except (EditError, SessionError) as e:
         io.err.line(f"Error: {getattr(e, 'message', e)}")
         return 1
