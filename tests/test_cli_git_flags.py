@@ -127,9 +127,11 @@ def test_a_rename_previews_as_git_shows_it(repo):
         " TOTAL = 0\n"
     )
     proc = cli("apply", "--stat", cwd=repo, stdin=patch)
+    # As git apply --stat and --numstat name a renamed file: by its new path.
     assert proc.stdout == (
-        " src/calc.py => src/maths.py |    2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n"
+        " src/maths.py |    2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n"
     )
+    assert cli("apply", "--numstat", cwd=repo, stdin=patch).stdout == "1\t1\tsrc/maths.py\n"
     assert (repo / "src/calc.py").read_bytes() == BEFORE
 
 

@@ -78,8 +78,8 @@ def show_warnings(io: IO, result: Result) -> None:
 
 # -- --stat and --numstat, as git apply prints them ------------------------------------------
 def file_stats(result: Result) -> list[dict[str, Any]]:
-    """Per changed file: ``path`` (for a rename ``old => new``), lines ``added``, ``deleted``,
-    counted from the result's diffs."""
+    """Per changed file: ``path`` (a renamed file's new one, as ``git apply --stat`` names it;
+    ``from`` holds the old), lines ``added``, ``deleted``, counted from the result's diffs."""
     renamed = {f.path: f.to for f in result.files if f.to is not None}
     stats = []
     for path, diff in result.diffs():
@@ -94,8 +94,11 @@ def file_stats(result: Result) -> list[dict[str, Any]]:
                 added += 1
             elif line.startswith("-"):
                 deleted += 1
-        name = f"{path} => {renamed[path]}" if path in renamed else path
-        stats.append({"path": name, "added": added, "deleted": deleted})
+        entry: dict[str, Any] = {"path": renamed.get(path, path), "added": added}
+        entry["deleted"] = deleted
+        if path in renamed:
+            entry["from"] = path
+        stats.append(entry)
     return stats
 
 
