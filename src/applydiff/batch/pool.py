@@ -185,7 +185,10 @@ def _worker(conn: Connection, state: Any, options: Options) -> None:
             state[0] = seq
             outs.append((seq, runner.run(seq, payload)))
         state[0] = -1
-        conn.send(outs)
+        try:
+            conn.send(outs)
+        except OSError:  # the parent is gone (killed): nobody to tell, and nothing to say
+            return
 
 
 @dataclass
