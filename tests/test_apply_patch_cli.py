@@ -135,3 +135,16 @@ def test_a_malformed_patch_is_refused(tree, monkeypatch, capsys):
     out, err = capsys.readouterr()
     assert out == "" and err.endswith("Nothing was written.\n")
     assert err.startswith("format_invalid")
+
+
+def test_advice_speaks_of_the_patch_not_of_fields_it_has_not(tmp_path):
+    (tmp_path / "a.py").write_bytes(b"x = 1\ny = 2\nx = 1\ny = 2\n")
+    patch = "*** Begin Patch\n*** Update File: a.py\n@@\n x = 1\n-y = 2\n+y = 3\n*** End Patch\n"
+    proc = run([patch], tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (
+        "ambiguous a.py (edit 0, answer line 3): the search text matches 2 places (tier exact) "
+        "at lines 1, 3; add surrounding lines that make it unique\nNothing was written.\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
+    assert (tmp_path / "a.py").read_bytes() == b"x = 1\ny = 2\nx = 1\ny = 2\n"

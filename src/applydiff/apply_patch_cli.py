@@ -62,9 +62,14 @@ def apply(patch: str, io: IO, root: str = ".") -> int:
         return 1
     result = ws.apply(patch)
     if not result.ok:
+        from .tools.advice import Fitter
+        from .tools.catalogue import SPECS
+
+        # Advice in the words of a patch (no replace_all, no line hint: more context lines).
+        fit = Fitter("apply_patch", {"apply_patch": SPECS["apply_patch"]["schema"]}, hint=False)
         for problem in result.errors:
             code, rest = error_line(problem)
-            io.err.line(code + rest)
+            io.err.line(fit.text(code + rest))
         io.err.line("Nothing was written.")
         return 1
     groups: dict[str, list[str]] = {"A": [], "M": [], "D": []}
