@@ -9,6 +9,12 @@ The protocol:
 3. the temp files are renamed over their targets, deleted files are removed, directories are
    fsynced, and the journal is removed.
 
+A step of 3 that fails in this process (an ``OSError``: a file made immutable, a full disk)
+is not a crash: the change is put back at once, itself as a journaled commit (each file
+already replaced or deleted gets its old bytes and mode back, the temp files left and the
+directories made go, then the journal), and :class:`CommitError` says nothing was written.
+Only a crash leaves the journal, for the next recovery to roll forward.
+
 :func:`recover` runs whenever a root is opened: a ``prepared`` journal is rolled back (temp
 files and new directories removed: all old), a ``committed`` one rolled forward (renames and
 deletes finished: all new). Either way the journal goes.
@@ -25,11 +31,13 @@ import contextlib
 import errno
 import json
 import os
+import stat
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import filelock
 
@@ -55,9 +63,10 @@ class Target:
     data: bytes | None
     mode: int | None
     executable: bool | None = None
-    # A deleted file's directories that the delete leaves empty go too, up to the root (an
-    # undo of a file the commit added).
-    prune: bool = False
+    # A deleted file's directories that the delete leaves empty go too: this many levels up
+    # (an undo of a file the commit added: the directories that commit created for it), or,
+    # True, up to the root.
+    prune: bool | int = False
 
 
 def with_executable(mode: int, executable: bool | None) -> int:
@@ -224,22 +233,40 @@ class _Dirs:
 
 class CommitError(OSError):
     """Writing failed. ``committed`` tells which side of the commit point: False, every file
-    is as it was; True, the new contents are in place or will be at the next recovery."""
+    is as it was (``restored``: the targets already replaced and then put back); True, the
+    files could not all be put back, the journal is kept and the next recovery completes the
+    change, or its putting back when ``back`` (``states``: each target's path and what it
+    holds now)."""
 
-    def __init__(self, error: OSError, committed: bool) -> None:
+    def __init__(
+        self,
+        error: OSError,
+        committed: bool,
+        restored: list[str] | None = None,
+        states: list[tuple[str, str]] | None = None,
+        why: str | None = None,
+        back: bool = False,
+    ) -> None:
         super().__init__(error.errno, error.strerror, error.filename)
         self.committed = committed
+        self.restored = restored or []
+        self.states = states or []
+        # Why putting back failed; ``back``: the journal kept puts the old contents back.
+        self.why = why
+        self.back = back
         # A link met on a target's path or as the state directory: refused, not followed.
         self.denied = isinstance(error, (fsio.LinkedPath, fsio.UnsafeState))
 
 
-def commit(root: Path, targets: list[Target]) -> None:
-    """Apply every target, crash-safely (see the module doc); raises :class:`CommitError`."""
+def commit(root: Path, targets: list[Target]) -> list[int]:
+    """Apply every target, crash-safely (see the module doc); raises :class:`CommitError`.
+    Returns, per target, how many of its parent directories the commit created (for an undo
+    to remove those, and only those)."""
     if not targets:
-        return
+        return []
     with root_lock(root):
         try:
-            _commit(root, targets)
+            return _commit(root, targets)
         except CommitError:
             raise
         except OSError as e:
@@ -247,17 +274,19 @@ def commit(root: Path, targets: list[Target]) -> None:
             raise CommitError(e, committed=False) from e
 
 
-def _commit(root: Path, targets: list[Target]) -> None:
+def _commit(root: Path, targets: list[Target]) -> list[int]:
     txid = uuid.uuid4().hex[:12]
     jdir = _journal_dir(root)
     journal = jdir / f"journal-{txid}.json"
     with _Dirs(root) as dirs:
         plan = []
         new_dirs: list[str] = []
+        made: list[int] = []
         for t in targets:
             entry: dict = {"target": str(t.path), "temp": None}
             if t.prune and t.data is None:
-                entry["prune"] = True
+                entry["prune"] = t.prune
+            made.append(0)
             if t.data is not None:
                 entry["temp"] = str(t.path.with_name(f".{t.path.name}.applydiff-{txid}.tmp"))
                 missing = []
@@ -265,6 +294,7 @@ def _commit(root: Path, targets: list[Target]) -> None:
                 while not dirs.exists(d):
                     missing.append(d)
                     d = os.path.dirname(d)
+                made[-1] = len(missing)
                 new_dirs += [x for x in reversed(missing) if x not in new_dirs]
             plan.append(entry)
         record = {"state": "prepared", "entries": plan, "dirs": new_dirs}
@@ -293,48 +323,224 @@ def _commit(root: Path, targets: list[Target]) -> None:
         record["state"] = "committed"
         _write_atomic(journal, json.dumps(record).encode())
         _step("journal-committed")
+        undo: list[_Undo] = []
         try:
-            _finish(record, dirs)
+            _finish(record, dirs, undo)
+        except OSError as e:
+            # Not a crash: this process is alive to put back what it replaced.
+            _undo_finish(e, record, dirs, undo, journal)
+        try:
             journal.unlink()
             _fsync_dir(jdir)
         except OSError as e:
             raise CommitError(e, committed=True) from e
     _step("journal-removed")
+    return made
 
 
-def _finish(record: dict, dirs: _Dirs) -> None:
-    """Roll a committed journal forward (idempotent: a step already done is skipped). An
-    entry whose directory is now behind a link is left alone: the link is not followed."""
-    done = []
-    for entry in record["entries"]:
-        target = entry["target"]
-        try:
-            fd, name = dirs.at(target)
-        except (FileNotFoundError, fsio.LinkedPath):
-            continue
-        temp = entry["temp"]
-        if temp is None:
-            with contextlib.suppress(FileNotFoundError):
+@dataclass
+class _Undo:
+    """A step of :func:`_finish` done in this process, with what the target held before it
+    (``data`` None: no file), to put back if a later step fails."""
+
+    entry: dict
+    data: bytes | None
+    mode: int | None
+
+
+def _old(fd: int | None, name: str) -> tuple[bytes | None, int | None]:
+    """The bytes and permission bits of the file about to be replaced or deleted (None: no
+    file). A link or special file there raises: it is neither replaced nor followed."""
+    try:
+        st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None, None
+    if not stat.S_ISREG(st.st_mode):
+        raise fsio.NotRegular(
+            name, "link or special file" if not stat.S_ISDIR(st.st_mode) else "directory"
+        )
+    rfd = os.open(name, os.O_RDONLY | fsio.NOFOLLOW, dir_fd=fd)
+    try:
+        chunks = []
+        while chunk := os.read(rfd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks), stat.S_IMODE(os.fstat(rfd).st_mode)
+    finally:
+        os.close(rfd)
+
+
+def _undo_finish(
+    error: OSError, record: dict, dirs: _Dirs, undo: list[_Undo], journal: Path
+) -> NoReturn:
+    """A step of :func:`_finish` failed in this process (not a crash): put back every target
+    already replaced or deleted, and raise :class:`CommitError` (``committed`` False).
+
+    The putting back is itself a commit: the old bytes of each target done go to its temp
+    name (free again: renamed, or never made for a delete), then the journal is rewritten,
+    atomically, as a committed change back to the old contents that also drops the temp
+    files not renamed and the directories the commit made; then it is finished. A crash in
+    between is recovered to all old. If the old bytes cannot be written, the first journal
+    stays (the next recovery completes the change); if the rewritten journal cannot be
+    finished, it stays (the next recovery completes the putting back); either way
+    ``committed`` is True and ``states`` says what each target holds now."""
+    done = {u.entry["target"] for u in undo}
+    written: list[tuple[int | None, str]] = []
+    back: list[dict] = []
+    try:
+        for u in undo:
+            target = u.entry["target"]
+            temp = _temp_of(target, journal)
+            entry: dict = {"target": target, "temp": None}
+            if u.data is not None:
+                fd, name = dirs.at(temp, create=True)
+                wfd = os.open(
+                    name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | fsio.NOFOLLOW, 0o600, dir_fd=fd
+                )
+                written.append((fd, name))
+                try:
+                    os.write(wfd, u.data)
+                    if u.mode is not None:
+                        os.fchmod(wfd, u.mode)
+                    os.fsync(wfd)
+                finally:
+                    os.close(wfd)
+                entry["temp"] = temp
+            back.append(entry)
+        drop = [e["temp"] for e in record["entries"] if e["temp"] and e["target"] not in done]
+        rollback = {
+            "state": "committed",
+            "entries": back,
+            "dirs": [],
+            "drop": drop,
+            "rmdirs": record.get("dirs", []),
+        }
+        _write_atomic(journal, json.dumps(rollback).encode())
+    except OSError as e:
+        for fd, name in written:
+            with contextlib.suppress(OSError):
                 os.unlink(name, dir_fd=fd)
-                _step("delete")
-            if entry.get("prune") is True:
-                done += _prune(os.path.dirname(target), dirs)
-        else:
-            temp_name = os.path.basename(temp) if fd is not None else temp
-            with contextlib.suppress(FileNotFoundError):
-                os.replace(temp_name, name, src_dir_fd=fd, dst_dir_fd=fd)
-                _step("rename")
-        done.append(os.path.dirname(target))
+        states = [
+            (t["target"], "holds the new contents" if t["target"] in done else "is as it was")
+            for t in record["entries"]
+        ]
+        why = f"putting back failed: {e.strerror}"
+        raise CommitError(error, committed=True, states=states, why=why) from error
+    _step("rollback-journal")
+    changed: list[str] = []
+    failed: dict[str, OSError] = {}
+    for entry in back:  # each tried: as much as can be is put back now
+        try:
+            _finish_entry(entry, dirs, changed, None)
+        except OSError as e:
+            failed[entry["target"]] = e
+    if failed:
+        states = []
+        for t in record["entries"]:
+            path = t["target"]
+            if path in failed:
+                states.append((path, f"holds the new contents ({failed[path].strerror})"))
+            else:
+                gone = any(u.data is None for u in undo if u.entry["target"] == path)
+                said = ("was removed" if gone else "was put back") if path in done else None
+                states.append((path, said or "is as it was"))
+        why = "putting back failed; it is completed when the root is next opened"
+        raise CommitError(error, committed=True, states=states, why=why, back=True) from error
+    _finish_tail(rollback, dirs, changed)
+    with contextlib.suppress(OSError):
+        journal.unlink()
+        _fsync_dir(journal.parent)
+    restored = [u.entry["target"] for u in undo]
+    raise CommitError(error, committed=False, restored=restored) from error
+
+
+def _temp_of(target: str, journal: Path) -> str:
+    txid = journal.name[len("journal-") : -len(".json")]
+    return os.path.join(
+        os.path.dirname(target), f".{os.path.basename(target)}.applydiff-{txid}.tmp"
+    )
+
+
+def _finish(record: dict, dirs: _Dirs, undo: list[_Undo] | None = None) -> None:
+    """Roll a committed journal forward (idempotent: a step already done is skipped). An
+    entry whose directory is now behind a link is left alone: the link is not followed.
+    With ``undo`` (a commit in this process), each step done is added to it with what the
+    target held before, and a link or special file in a target's place raises."""
+    done: list[str] = []
+    for entry in record["entries"]:
+        if undo is None:
+            _finish_entry(entry, dirs, done, None)
+            continue
+        try:
+            _finish_entry(entry, dirs, done, undo)
+        except OSError as e:  # said of the target (a rename names its temp file)
+            raise OSError(e.errno, e.strerror, entry["target"]) from e
+    _finish_tail(record, dirs, done)
+
+
+def _finish_tail(record: dict, dirs: _Dirs, done: list[str]) -> None:
+    """After the entries: for a journal that puts a failed commit back, its temp files not
+    renamed and its directories go; the directories changed are synced."""
+    for temp in record.get("drop", []):
+        with contextlib.suppress(FileNotFoundError, fsio.LinkedPath):
+            fd, name = dirs.at(temp)
+            os.unlink(name, dir_fd=fd)
+    for d in reversed(record.get("rmdirs", [])):
+        with contextlib.suppress(OSError):
+            fd, name = dirs.at(d)
+            os.rmdir(name, dir_fd=fd)  # only if empty
+            dirs.forget(d)
+            done.append(os.path.dirname(d))
     for d in set(done):
-        dirs.sync(d)
+        if d not in record.get("rmdirs", []):
+            dirs.sync(d)
 
 
-def _prune(path: str, dirs: _Dirs) -> list[str]:
-    """Remove the directory ``path`` and its parents while they are empty, up to and not
-    including the root; the parents of those removed, to sync."""
+def _finish_entry(entry: dict, dirs: _Dirs, done: list[str], undo: list[_Undo] | None) -> None:
+    """One entry of :func:`_finish`; the directories it changed go to ``done``."""
+    target = entry["target"]
+    try:
+        fd, name = dirs.at(target)
+    except (FileNotFoundError, fsio.LinkedPath):
+        return
+    temp = entry["temp"]
+    old: tuple[bytes | None, int | None] = (None, None)
+    if undo is not None:
+        old = _old(fd, name)
+    if temp is None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=fd)
+            _step("delete")
+        if undo is not None:
+            undo.append(_Undo(entry, *old))
+        prune = entry.get("prune")
+        if prune is True or (isinstance(prune, int) and prune > 0):
+            # True: up to the root.
+            levels = None if prune is True else prune
+            done += _prune(os.path.dirname(target), dirs, levels)
+    else:
+        temp_name = os.path.basename(temp) if fd is not None else temp
+        with contextlib.suppress(FileNotFoundError):
+            _replace(temp_name, name, fd)
+            _step("rename")
+            if undo is not None:
+                undo.append(_Undo(entry, *old))
+    done.append(os.path.dirname(target))
+
+
+def _replace(temp_name: str, name: str, fd: int | None) -> None:
+    """Rename a temp file over its target (a seam for tests to fail one target)."""
+    os.replace(temp_name, name, src_dir_fd=fd, dst_dir_fd=fd)
+
+
+def _prune(path: str, dirs: _Dirs, levels: int | None = None) -> list[str]:
+    """Remove the directory ``path`` and its parents while they are empty, at most
+    ``levels`` of them (None: up to and not including the root); the parents of those
+    removed, to sync."""
     root = str(dirs.root)
     removed: list[str] = []
     while path != root and _inside(os.path.dirname(path), root):
+        if levels is not None and len(removed) >= levels:
+            break
         try:
             fd, name = dirs.at(path)
             os.rmdir(name, dir_fd=fd)  # only if empty
@@ -388,6 +594,20 @@ def _trusted(record: object, root: Path, txid: str) -> dict | None:
         ):
             return None
     if not all(isinstance(d, str) and os.path.isabs(d) and _inside(d, top) for d in dirs):
+        return None
+    # A journal that puts a failed commit back: temp files to drop, directories to remove.
+    drop, rmdirs = record.get("drop", []), record.get("rmdirs", [])
+    if not isinstance(drop, list) or not isinstance(rmdirs, list):
+        return None
+    for temp in drop:
+        if not isinstance(temp, str) or not os.path.isabs(temp):
+            return None
+        name = os.path.basename(temp)
+        if not (name.startswith(".") and name.endswith(f".applydiff-{txid}.tmp")):
+            return None
+        if not _inside(os.path.dirname(temp), top) or STATE_DIR in Path(temp).parts:
+            return None
+    if not all(isinstance(d, str) and os.path.isabs(d) and _inside(d, top) for d in rmdirs):
         return None
     return record
 

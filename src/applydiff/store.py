@@ -128,7 +128,22 @@ class Store:
         self.policy = Policy(path, ignore_file)
         self.root = self.policy.root
         self.max_file_bytes = max_file_bytes
-        commit_mod.recover(self.root, lock_timeout)
+        # A journal that could not be finished on open (a file it writes is not writable):
+        # every command that reads or writes the tree refuses with it (io_error), never a
+        # traceback; the journal stays for the next open.
+        self.recovery_problem: Problem | None = None
+        try:
+            commit_mod.recover(self.root, lock_timeout)
+        except (fsio.UnsafeState, commit_mod.LockTimeout):
+            raise
+        except OSError as e:
+            where = self._shown(e.filename)
+            self.recovery_problem = Problem(
+                IO_ERROR,
+                f"an interrupted change could not be finished ({where}: {e.strerror}); "
+                "nothing was done. Make the file writable and run the command again",
+                path=where,
+            )
         # Why the root is used without its session store, when it could not be opened (with
         # store_optional): a change made so is not recorded for undo.
         self.store_warning: str | None = None
@@ -389,20 +404,7 @@ class Store:
         try:
             commit_mod.commit(self.root, targets)
         except commit_mod.CommitError as e:
-            state = (
-                "the new contents are committed and will be completed when the root is next opened"
-                if e.committed
-                else "every file is as it was"
-            )
-            where = self._shown(e.filename)
-            if e.denied:
-                return Problem(
-                    PATH_DENIED,
-                    f"{where!r} is not allowed: {e.strerror}, changed since the path was "
-                    f"checked; it is not followed, and {state}",
-                    path=where,
-                )
-            return Problem(IO_ERROR, f"writing failed ({e.strerror}); {state}", path=where)
+            return self._commit_problem(e)
         except OSError as e:  # the lock itself (.applydiff not writable)
             where = self._shown(e.filename)
             return Problem(
@@ -414,6 +416,39 @@ class Store:
             add = self.session.add_commit
             self.record_or_warn(warnings, "the change for undo", add, kind, history, self.origin)
         return None
+
+    def _commit_problem(self, e: commit_mod.CommitError) -> Problem:
+        """What a failed commit says: the path and the OS's reason, and the truth about the
+        files (all as they were, with those put back named; or what each holds now)."""
+        where = self._shown(e.filename)
+        if e.committed:
+            said = "; ".join(f"{self._shown(p)} {what}" for p, what in e.states)
+            if e.back:
+                state = f"{e.why}. Now: {said}" if said else e.why or ""
+            elif said:
+                state = (
+                    f"{e.why or 'not every file could be put back'}; the change will be "
+                    f"completed when the root is next opened. Now: {said}"
+                )
+            else:
+                state = (
+                    "the new contents are committed and will be completed when the root is "
+                    "next opened"
+                )
+        else:
+            state = "nothing was written"
+            if e.restored:
+                names = [str(self._shown(p)) for p in e.restored]
+                verb = "was" if len(names) == 1 else "were"
+                state += f" ({_and(names)} {verb} put back)"
+        if e.denied:
+            return Problem(
+                PATH_DENIED,
+                f"{where!r} is not allowed: {e.strerror}, changed since the path was "
+                f"checked; it is not followed, and {state}",
+                path=where,
+            )
+        return Problem(IO_ERROR, f"{where}: {e.strerror}; {state}", path=where)
 
     @staticmethod
     def record_or_warn(warnings: list[str], what: str, fn: Callable[..., Any], *args: Any) -> None:
@@ -448,6 +483,10 @@ def history_entry(
         else stat.S_IMODE(commit_mod.with_executable(target.mode, target.executable))
     )
     return CommitFile(path, read.data, target.data, before_mode, after_mode, partner)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _read_error(key: str, e: OSError) -> EditError:

@@ -187,6 +187,8 @@ class Workspace(Store):
             raise ValueError("review needs a session: Workspace(root, session=True)")
         if strip is not None and not isinstance(text, str):
             raise ValueError("strip applies to the paths of a diff's text, not to ops")
+        if self.recovery_problem is not None:  # the tree is mid-change: nothing is read
+            return Result(False, dry_run, errors=[self.recovery_problem])
         options = _Options(strip, reverse, directory)
         result = self._planned(text, dry_run, review, format, threshold, keep_narration, options)
         if self.store_warning:
@@ -446,6 +448,10 @@ class Workspace(Store):
         plan = result.plan
         if not result.ok or plan is None:
             raise ValueError("only a successful, uncommitted result can be committed")
+        result.dry_run = False  # a commit is attempted: whatever it says, it was no dry run
+        if self.recovery_problem is not None:
+            result.fail(self.recovery_problem)
+            return result
         with self.locked() as refused:
             if refused is not None:
                 result.fail(refused)
@@ -470,7 +476,6 @@ class Workspace(Store):
         if self.model_session is not None:
             self.record_or_warn(result.warnings, "what the model saw", self._after_commit, plan)
         result.committed = True
-        result.dry_run = False
         result.plan = None
         return result
 
@@ -558,6 +563,9 @@ class Workspace(Store):
 
     def _review_op(self, op: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
         failed = Result(False, False)
+        if self.recovery_problem is not None:
+            failed.fail(self.recovery_problem)
+            return failed
         with self.locked(create=False) as refused:
             if refused is not None:
                 failed.fail(refused)
