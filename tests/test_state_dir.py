@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -163,6 +165,73 @@ def test_undo_of_a_move_into_a_new_directory(root):
     assert ws.undo().ok
     assert (root / "lib/b.txt").read_bytes() == b"b\n"
     assert not (root / "x").exists()
+
+
+ADD_TWO = """\
+--- /dev/null
++++ b/keepdir/sub/m.txt
+@@ -0,0 +1 @@
++m
+--- /dev/null
++++ b/d1/d2/d3/n.txt
+@@ -0,0 +1 @@
++n
+"""
+
+
+def test_undo_removes_only_the_directories_the_commit_created(root):
+    (root / "keepdir").mkdir()  # there, and empty, before the apply
+    ws = cli_workspace(root)
+    before = everything(root)
+    assert ws.apply(ADD_TWO).ok
+    assert (root / "keepdir/sub/m.txt").read_bytes() == b"m\n"
+    assert (root / "d1/d2/d3/n.txt").read_bytes() == b"n\n"
+    assert ws.undo().ok
+    after = {k: v for k, v in everything(root).items() if not k.startswith(".applydiff")}
+    assert after == before
+    assert (root / "keepdir").is_dir() and not (root / "d1").exists()
+
+
+def test_undo_from_the_command_line_keeps_a_directory_that_was_there(root):
+    (root / "keepdir").mkdir()
+    (root / "add.diff").write_text(ADD_TWO)
+    before = everything(root)
+    cli = [sys.executable, "-m", "applydiff"]
+    run = subprocess.run([*cli, "apply", "add.diff", "--yes"], cwd=root, capture_output=True)
+    assert run.returncode == 0, run.stderr
+    run = subprocess.run([*cli, "undo"], cwd=root, capture_output=True)
+    assert run.returncode == 0, run.stderr
+    after = {k: v for k, v in everything(root).items() if not k.startswith(".applydiff")}
+    assert after == before
+
+
+def test_an_undo_by_path_removes_the_directories_made_for_that_file(root):
+    ws = cli_workspace(root)
+    assert ws.apply(ADD_TWO).ok
+    assert ws.undo("d1/d2/d3/n.txt").ok
+    assert not (root / "d1").exists()
+    assert (root / "keepdir/sub/m.txt").read_bytes() == b"m\n"
+    assert ws.undo().ok
+    assert not (root / "keepdir").exists()  # made by that commit: it goes
+
+
+def test_a_commit_recorded_before_schema_4_removes_no_directory_on_undo(root):
+    ws = cli_workspace(root)
+    assert ws.apply(ADD_TWO).ok
+    ws.session.close()
+    db = sqlite3.connect(root / ".applydiff" / "session.db")
+    with db:  # as schema 3 wrote it: no dirs_made column
+        db.execute("ALTER TABLE commit_files DROP COLUMN dirs_made")
+        db.execute("UPDATE meta SET value='3' WHERE key='schema'")
+    db.close()
+    ws = cli_workspace(root)
+    assert ws.undo().ok  # the migration adds the column: NULL, not known
+    assert not (root / "d1/d2/d3/n.txt").exists() and not (root / "keepdir/sub/m.txt").exists()
+    assert (root / "d1/d2/d3").is_dir() and (root / "keepdir/sub").is_dir()
+    ws.session.close()
+    db = sqlite3.connect(root / ".applydiff" / "session.db")
+    assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "4"
+    db.close()
 
 
 def test_a_plain_delete_keeps_its_directory(root):

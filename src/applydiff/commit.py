@@ -63,10 +63,9 @@ class Target:
     data: bytes | None
     mode: int | None
     executable: bool | None = None
-    # A deleted file's directories that the delete leaves empty go too: this many levels up
-    # (an undo of a file the commit added: the directories that commit created for it), or,
-    # True, up to the root.
-    prune: bool | int = False
+    # A deleted file's directories that the delete leaves empty go too, this many levels up
+    # (an undo of a file the commit added: the directories that commit created for it).
+    prune: int = 0
 
 
 def with_executable(mode: int, executable: bool | None) -> int:
@@ -514,7 +513,7 @@ def _finish_entry(entry: dict, dirs: _Dirs, done: list[str], undo: list[_Undo] |
             undo.append(_Undo(entry, *old))
         prune = entry.get("prune")
         if prune is True or (isinstance(prune, int) and prune > 0):
-            # True: up to the root.
+            # True: a journal of an older applydiff, which pruned up to the root.
             levels = None if prune is True else prune
             done += _prune(os.path.dirname(target), dirs, levels)
     else:

@@ -318,10 +318,10 @@ def undo(ws: Store, path: str | None = None, *, own: bool = False) -> Result:
                 )
             )
             continue
-        # A file the commit added goes with the directories it leaves empty.
-        targets.append(
-            commit_mod.Target(read.real, f.before, f.mode_before, prune=f.before is None)
-        )
+        # A file the commit added goes with the directories that commit created for it,
+        # when they are left empty (never one that was there before).
+        prune = (f.dirs_made or 0) if f.before is None else 0
+        targets.append(commit_mod.Target(read.real, f.before, f.mode_before, prune=prune))
         files.append(FileOutcome(f.path, "restored" if f.before is not None else "deleted"))
     if errors:
         return _result(False, [], errors)

@@ -33,7 +33,7 @@ from pathlib import Path
 from . import fsio
 from .policy import STATE_DIR
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_CONVERSATION = "default"
 KEEP_CONVERSATIONS = 16  # older conversations' snapshots and stats are dropped
 
@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS commits (
 CREATE TABLE IF NOT EXISTS commit_files (
     commit_id INTEGER NOT NULL REFERENCES commits(id) ON DELETE CASCADE,
     path TEXT NOT NULL, before BLOB, after BLOB, mode_before INTEGER, mode_after INTEGER,
-    partner TEXT, PRIMARY KEY (commit_id, path));
+    partner TEXT, dirs_made INTEGER, PRIMARY KEY (commit_id, path));
 """
 
 
@@ -85,7 +85,9 @@ class Pending:
 @dataclass(frozen=True)
 class CommitFile:
     """One file of a commit: its bytes and permission bits before and after (None: no file);
-    ``partner``: the other path of a move (where the file came from, or went to)."""
+    ``partner``: the other path of a move (where the file came from, or went to);
+    ``dirs_made``: how many of its parent directories the commit created for it (an undo
+    removes those, and only those; None: not known, a commit of schema 3 or older)."""
 
     path: str
     before: bytes | None
@@ -93,6 +95,7 @@ class CommitFile:
     mode_before: int | None = None
     mode_after: int | None = None
     partner: str | None = None
+    dirs_made: int | None = None
 
 
 @dataclass(frozen=True)
@@ -401,9 +404,18 @@ class Session:
             cid = int(cur.lastrowid or 0)
             db.executemany(
                 "INSERT INTO commit_files (commit_id, path, before, after, mode_before, "
-                "mode_after, partner) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "mode_after, partner, dirs_made) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (cid, f.path, f.before, f.after, f.mode_before, f.mode_after, f.partner)
+                    (
+                        cid,
+                        f.path,
+                        f.before,
+                        f.after,
+                        f.mode_before,
+                        f.mode_after,
+                        f.partner,
+                        f.dirs_made,
+                    )
                     for f in files
                 ],
             )
@@ -423,8 +435,8 @@ class Session:
         if row is None:
             return None
         files = self._all(
-            "SELECT path, before, after, mode_before, mode_after, partner FROM commit_files "
-            "WHERE commit_id=? ORDER BY path",
+            "SELECT path, before, after, mode_before, mode_after, partner, dirs_made "
+            "FROM commit_files WHERE commit_id=? ORDER BY path",
             (row[0],),
         )
         return Commit(
@@ -432,9 +444,15 @@ class Session:
             row[1],
             [
                 CommitFile(
-                    p, None if b is None else bytes(b), None if a is None else bytes(a), mb, ma, pt
+                    p,
+                    None if b is None else bytes(b),
+                    None if a is None else bytes(a),
+                    mb,
+                    ma,
+                    pt,
+                    dm,
                 )
-                for p, b, a, mb, ma, pt in files
+                for p, b, a, mb, ma, pt, dm in files
             ],
             row[2],
         )
@@ -549,11 +567,21 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             db.execute(statement)
+    if 0 < version < 4:
+        _from_v3(db)
     db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
 
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _from_v3(db: sqlite3.Connection) -> None:
+    """Schema 4 records the directories each committed file's commit created
+    (``commit_files.dirs_made``); older commits have NULL there: not known, so an undo of
+    one removes no directory."""
+    if "dirs_made" not in _columns(db, "commit_files"):
+        db.execute("ALTER TABLE commit_files ADD COLUMN dirs_made INTEGER")
 
 
 def _from_v1_or_v2(db: sqlite3.Connection) -> None:

@@ -12,6 +12,7 @@ effort, a failure there a warning (:meth:`Store.record_or_warn`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import sqlite3
@@ -398,11 +399,12 @@ class Store:
         history: list[CommitFile],
         warnings: list[str],
     ) -> Problem | None:
-        """Commit ``targets`` crash-safely and record them (``history``) for undo as a commit
-        of ``kind``; the problem on failure (a failure to record the history after the commit
+        """Commit ``targets`` crash-safely and record them (``history``, one entry per target,
+        in order, given the directories the commit made for each) for undo as a commit of
+        ``kind``; the problem on failure (a failure to record the history after the commit
         is a warning, added to ``warnings``). The caller holds the root's lock."""
         try:
-            commit_mod.commit(self.root, targets)
+            made = commit_mod.commit(self.root, targets)
         except commit_mod.CommitError as e:
             return self._commit_problem(e)
         except OSError as e:  # the lock itself (.applydiff not writable)
@@ -413,6 +415,10 @@ class Store:
                 path=where,
             )
         if self.session is not None and history:
+            if len(history) == len(made):  # the directories made for each file, for undo
+                history = [
+                    dataclasses.replace(h, dirs_made=n) for h, n in zip(history, made, strict=True)
+                ]
             add = self.session.add_commit
             self.record_or_warn(warnings, "the change for undo", add, kind, history, self.origin)
         return None
