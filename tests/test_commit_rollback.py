@@ -101,6 +101,7 @@ def test_a_failed_rename_puts_back_every_file_already_written(tree, monkeypatch)
         assert path in error.message
     assert "put back" in error.message and "committed" not in error.message
     assert result.to_dict()["dry_run"] is False
+    assert result.to_dict()["files"] == []  # no file is said to be modified
     # Nothing was recorded: there is no change to undo, and the next open changes nothing.
     ws = Workspace(tree, session=True, model_view=False)
     assert ws.recovery_problem is None
@@ -250,7 +251,7 @@ def test_an_immutable_file_from_the_command_line(tmp_path):
         )
         assert run.returncode == 1, run.stderr
         out = json.loads(run.stdout)
-        assert out["ok"] is False and out["dry_run"] is False
+        assert out["ok"] is False and out["dry_run"] is False and out["files"] == []
         [error] = out["errors"]
         assert error["code"] == "io_error" and error["path"] == "z.txt"
         assert error["message"] == (

@@ -471,6 +471,7 @@ class Workspace(Store):
             error = self.commit_targets(targets, "apply", history, result.warnings)
         if error is not None:
             result.fail(error)
+            result.files = []  # none was modified, added or deleted: the error says what is
             return result
         self.record_or_warn(result.warnings, "the edit counts", self._note_edit_counts, plan)
         if self.model_session is not None:
