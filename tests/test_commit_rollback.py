@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from applydiff import Delete, Write, commit
+from applydiff.cli import main as cli_main
 from applydiff.workspace import Workspace
 
 AZ_DIFF = """\
@@ -128,7 +129,7 @@ def test_a_dry_run_committed_later_is_no_dry_run_when_it_fails(tree, monkeypatch
     assert out["errors"][0]["code"] == "io_error"
 
 
-def test_when_putting_back_fails_the_result_says_what_each_file_holds(tree, monkeypatch):
+def test_when_putting_back_fails_the_result_says_what_each_file_holds(tree, monkeypatch, capsys):
     before = files(tree)
     # z.txt fails, then a.txt cannot be put back either (the rename of its old bytes).
     seen = refusing(monkeypatch, "z.txt")
@@ -164,6 +165,11 @@ def test_when_putting_back_fails_the_result_says_what_each_file_holds(tree, monk
     got = ws.apply(OPS)
     assert not got.ok and got.errors[0].code == "io_error"
     assert ws.undo().errors[0].code == "io_error"
+    # status says so too, and lists nothing (exit 1; one JSON object under --json).
+    assert cli_main(["status", "--root", str(tree), "--json"]) == 1
+    status = json.loads(capsys.readouterr().out)
+    assert status["ok"] is False and status["files"] == []
+    assert status["errors"][0]["code"] == "io_error"
     # Once it can be written, the next open finishes putting back: all old.
     monkeypatch.setattr(commit, "_replace", real)
     Workspace(tree)

@@ -12,6 +12,7 @@ from .base import EXIT_OK, EXIT_REJECTED, IO, NOT_CONFIRMED, UsageError, read_in
 from .confirm import NO_TERMINAL, ask
 from .output import (
     diffstat,
+    error_line,
     file_stats,
     numstat,
     show_diff,
@@ -263,7 +264,16 @@ def _no_store(root: str) -> bool:
 
 def cmd_status(args: argparse.Namespace, io: IO) -> int:
     root = root_of(args)
-    rows = [] if _no_store(root) else open_workspace(args, root).status()
+    ws = None if _no_store(root) else open_workspace(args, root)
+    problem = ws.recovery_problem if ws is not None else None
+    if problem is not None:  # a commit could not be finished or put back: say so, list nothing
+        if args.json:
+            io.json({"ok": False, "files": [], "errors": [problem.to_dict()]})
+        else:
+            code, rest = error_line(problem)
+            io.err.line(code + rest)
+        return EXIT_REJECTED
+    rows = [] if ws is None else ws.status()
     if args.json:
         io.json({"ok": True, "files": rows})
         return EXIT_OK
