@@ -104,3 +104,12 @@ def test_the_scan_is_capped(tmp_path):
     ws = make(tmp_path, {f"d{k:02}/f.py": b"x\n" for k in range(30)} | {"zz/util.py": HELPER})
     assert len(ws.tree_files()) == 31
     assert ws.tree_files(5) == [f"d{k:02}/f.py" for k in range(5)]
+
+
+def test_a_shared_extension_alone_is_no_suggestion(tmp_path):
+    # 'nope.txt' and 'keep.txt' share 6 of 8 characters, all of them the extension's and a 'e'.
+    ws = make(tmp_path, {"keep.txt": b"k\n", "crlf.txt": b"c\n"})
+    for missing in ("nope.txt", "f.txt"):
+        answer = f"{missing}\n<<<<<<< SEARCH\nzzz\n=======\nyyy\n>>>>>>> REPLACE\n"
+        [e] = ws.apply(answer).errors
+        assert "did_you_mean" not in e.facts and "Did you mean" not in e.message

@@ -355,7 +355,7 @@ class Workspace(Store):
         files that hold the op's search text exactly (looked for within a byte budget),
         added to ``error``'s message and facts."""
         others = [f for f in tree if f != path]
-        best = process.extractOne(path, others, scorer=fuzz.ratio, score_cutoff=SUGGEST_SCORE)
+        best = process.extractOne(path, others, scorer=_name_score, score_cutoff=SUGGEST_SCORE)
         search = _search_text(op)
         holders = self._holding(search, others) if search else []
         error.did_you_mean = best[0] if best else None
@@ -582,6 +582,20 @@ class Workspace(Store):
 # the search text is looked for in files of at most SUGGEST_FILE_BYTES, SUGGEST_BYTES in
 # all, and named when SUGGEST_HOLDERS files or fewer hold it.
 SUGGEST_SCORE = 60.0
+
+
+def _name_score(a: str, b: str, **_: object) -> float:
+    """How alike two paths are for a suggestion: the whole paths, and their names without the
+    extension (a shared '.txt' or directory must not make 'nope.txt' look like 'keep.txt'):
+    the lower of the two ratios."""
+    return min(fuzz.ratio(a, b), fuzz.ratio(_stem(a), _stem(b)))
+
+
+def _stem(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[0] if "." in name[1:] else name
+
+
 SUGGEST_FILE_BYTES = 1 << 20
 SUGGEST_BYTES = 32 << 20
 SUGGEST_HOLDERS = 3
