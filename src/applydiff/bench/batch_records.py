@@ -107,16 +107,12 @@ def case_pool(size: int, seed: int = 0, mix: str = "realistic") -> list[Edit]:
             continue
         for kind, weight in _kind_weights(kinds, mix):
             want = max(1, round(size / 2 * weight))
-            gen = Generator(kind, seed, paths)
-            got = 0
-            for _ in range(want * _TRIES):
-                if got == want:
-                    break
-                case = gen.make()
-                if case is None or not MIN_LINES <= case.text.count("\n") + 1 <= MAX_LINES + 1:
-                    continue
-                pool.append(Edit(case, _relative(case.path)))
-                got += 1
+            cases = Generator(kind, seed, paths).take(
+                want,
+                want * _TRIES,
+                lambda c: MIN_LINES <= c.text.count("\n") + 1 <= MAX_LINES + 1,
+            )
+            pool += [Edit(case, _relative(case.path)) for case in cases]
     if not pool:
         raise ValueError("no source files of 200-2,000 lines found to make records from")
     return pool

@@ -25,7 +25,7 @@ or refuse it, and the runs that take it; the tuples of kind names below are read
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import kinds_copied, kinds_noise, kinds_refused, kinds_twins
 from .case_maker import Case, CaseMaker, Kind
@@ -112,6 +112,17 @@ class Generator(CaseMaker):
             raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(ALL_KINDS)}")
         super().__init__(KIND_BY_NAME[kind], seed, files)
 
+    def take(self, want: int, tries: int, keep: Callable[[Case], bool] | None = None) -> list[Case]:
+        """Up to ``want`` cases (those ``keep`` accepts), in at most ``tries`` attempts."""
+        out: list[Case] = []
+        for _ in range(tries):
+            if len(out) == want:
+                break
+            case = self.make()
+            if case is not None and (keep is None or keep(case)):
+                out.append(case)
+        return out
+
 
 def generate(
     kinds: Iterable[str] = KINDS,
@@ -128,13 +139,5 @@ def generate(
         raise ValueError(f"no source files match {files!r}")
     out: list[Case] = []
     for kind in kinds:
-        gen = Generator(kind, seed, paths)
-        got = 0
-        for _ in range(per_kind * max_tries):
-            if got == per_kind:
-                break
-            case = gen.make()
-            if case is not None:
-                out.append(case)
-                got += 1
+        out += Generator(kind, seed, paths).take(per_kind, per_kind * max_tries)
     return out
