@@ -249,6 +249,9 @@ class _Run:
         self.last_end: dict[str, int] = {}  # path -> line below its latest edit (0-based)
         # path -> (first line, lines added) of each edit so far, to map original line numbers
         self.shifts: dict[str, list[tuple[int, int]]] = {}
+        # A text's line count, for the few texts of the edit at hand (an edit's before and
+        # after are counted twice: for the shift of line numbers and for where it ended).
+        self._counted: dict[int, tuple[str, int]] = {}
         self.reports: list[EditReport] = []
         self.errors: list[OpError] = []
 
@@ -257,8 +260,19 @@ class _Run:
         if report.kind == "write" or before is None or after is None:
             self.shifts.pop(path, None)  # line numbers of the old file mean nothing now
         elif report.start_line is not None:
-            grown = region.count_lines(after) - region.count_lines(before)
+            grown = self.lines_in(after) - self.lines_in(before)
             self.shifts.setdefault(path, []).append((report.start_line, grown))
+
+    def lines_in(self, text: str) -> int:
+        """``count_lines(text)``, remembered for the last few texts counted."""
+        got = self._counted.get(id(text))
+        if got is not None and got[0] is text:
+            return got[1]
+        n = region.count_lines(text)
+        if len(self._counted) >= 8:
+            self._counted.clear()
+        self._counted[id(text)] = (text, n)
+        return n
 
     def current_line(self, path: str, line: int) -> int:
         """Where line ``line`` of the file as it was before this response is now."""
@@ -397,7 +411,7 @@ class _Run:
         if notes:
             report = dataclasses.replace(report, notes=notes)
         if report.start_line is not None and report.end_line is not None:
-            grown = region.count_lines(new_text) - region.count_lines(text)
+            grown = self.lines_in(new_text) - self.lines_in(text)
             self.last_end[path] = report.end_line + grown
         return report
 

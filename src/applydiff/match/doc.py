@@ -167,6 +167,21 @@ class Doc:
         self._mark_lines.insert(i + 1, line)
         return pos
 
+    def line_starts(self, lo: int, hi: int) -> dict[int, int]:
+        """Start positions of 0-based lines ``lo``..``hi`` that exist (as ``pos_of_line`` gives
+        them), found by one lookup and a walk: for a run of lines near a hint."""
+        lo = max(lo, 0)
+        pos = self.pos_of_line(lo)
+        out: dict[int, int] = {}
+        find = self.t.find
+        for line in range(lo, hi + 1):
+            if pos is None:
+                break
+            out[line] = pos
+            e = find(LF, pos)
+            pos = None if e < 0 or e + 1 >= self.n else e + 1
+        return out
+
     def back(self, start: int, k: int) -> int | None:
         """The line start ``k`` lines before the line start ``start`` (None before the top)."""
         rfind = self.t.rfind

@@ -130,8 +130,9 @@ def _candidates(s: Search) -> list[int]:
     if s.hint is not None:
         # Middle-out around the hint: the hinted line first, then alternately below/above.
         seen = set(out)
+        starts = doc.line_starts(s.hint - NEAR, s.hint + NEAR)
         for d in [0, *(x for i in range(1, NEAR + 1) for x in (i, -i))]:
-            pos = doc.pos_of_line(s.hint + d)
+            pos = starts.get(s.hint + d)
             if pos is not None and pos not in seen:
                 seen.add(pos)
                 out.append(pos)
