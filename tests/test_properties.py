@@ -178,3 +178,16 @@ def test_uniformly_indented_file_takes_unindented_edit(lines, width, data):
     expected_lines = [*lines[:j], "extra_call()", *lines[j:]]
     expected = "".join((pad + x if x else x) + "\n" for x in expected_lines)
     assert replace(text, old, new) == expected
+
+
+@given(
+    st.lists(st.sampled_from(["a\n", "\n", "bb\n", "c", "\r\n"]), max_size=30),
+    st.integers(-5, 35),
+    st.integers(0, 20),
+)
+def test_line_starts_are_pos_of_line_for_a_run_of_lines(pieces, lo, span):
+    from applydiff.match.doc import Doc
+
+    text = "".join(pieces)
+    want = {line: Doc(text).pos_of_line(line) for line in range(lo, lo + span + 1)}
+    assert Doc(text).line_starts(lo, lo + span) == {k: v for k, v in want.items() if v is not None}
