@@ -33,6 +33,7 @@ from pathlib import Path
 from ..engine import apply_ops
 from ..errors import EditError
 from ..ir import Lazy
+from . import outcome
 
 # The directory of the cases in a source checkout.
 ROOT = Path(__file__).resolve().parents[3] / "benchmarks" / "lazy_shapes"
@@ -245,21 +246,12 @@ def engine_merge_keeping_narration(path: str, before: str, snippet: str) -> str:
     return engine_merge(path, before, snippet, keep_narration=True)
 
 
-def squeezed(text: str) -> str:
-    """``text`` without any whitespace."""
-    return "".join(text.split())
-
-
 def classify(expected: str | None, actual: str | None) -> str:
     """The outcome of a merge that returned ``actual`` (None: it refused) where ``expected``
-    is the right text (None: it must refuse)."""
-    if actual is None:
-        return "correct_refusal" if expected is None else "refused"
-    if expected is None:
-        return "misapplied"
-    if actual == expected:
-        return "correct"
-    return "whitespace_off" if squeezed(actual) == squeezed(expected) else "misapplied"
+    is the right text (None: it must refuse): the bench's outcomes, a right refusal named
+    apart from a right merge."""
+    got = outcome.classify(expected, actual)
+    return "correct_refusal" if got == "correct" and actual is None else got
 
 
 def run_case(case: Case, merge: Merge = engine_merge, *, keep_narration: bool = False) -> Outcome:
