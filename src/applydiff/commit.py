@@ -511,10 +511,8 @@ def _finish_entry(entry: dict, dirs: _Dirs, done: list[str], undo: list[_Undo] |
             _step("delete")
         if undo is not None:
             undo.append(_Undo(entry, *old))
-        prune = entry.get("prune")
-        if prune is True or (isinstance(prune, int) and prune > 0):
-            # True: a journal of an older applydiff, which pruned up to the root.
-            levels = None if prune is True else prune
+        levels = entry.get("prune")
+        if isinstance(levels, int) and levels > 0:  # a journal is data: only a count counts
             done += _prune(os.path.dirname(target), dirs, levels)
     else:
         temp_name = os.path.basename(temp) if fd is not None else temp
@@ -531,15 +529,12 @@ def _replace(temp_name: str, name: str, fd: int | None) -> None:
     os.replace(temp_name, name, src_dir_fd=fd, dst_dir_fd=fd)
 
 
-def _prune(path: str, dirs: _Dirs, levels: int | None = None) -> list[str]:
+def _prune(path: str, dirs: _Dirs, levels: int) -> list[str]:
     """Remove the directory ``path`` and its parents while they are empty, at most
-    ``levels`` of them (None: up to and not including the root); the parents of those
-    removed, to sync."""
+    ``levels`` of them and never the root; the parents of those removed, to sync."""
     root = str(dirs.root)
     removed: list[str] = []
-    while path != root and _inside(os.path.dirname(path), root):
-        if levels is not None and len(removed) >= levels:
-            break
+    while path != root and _inside(os.path.dirname(path), root) and len(removed) < levels:
         try:
             fd, name = dirs.at(path)
             os.rmdir(name, dir_fd=fd)  # only if empty
