@@ -60,3 +60,8 @@ class Problem(JsonView):
         out.update(path=self.path, message=self.message)
         out.update(self.facts)
         return out
+
+
+def listed(names: list[str]) -> str:
+    """Names as a message lists them: ``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

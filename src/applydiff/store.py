@@ -34,7 +34,7 @@ from .errors import (
     EditError,
 )
 from .policy import STATE_DIR, Policy, denied
-from .problems import Problem
+from .problems import Problem, listed
 from .session import CommitFile, Session, SessionError
 from .text import UTF8, Binary, Encoding, decode, dominant_eol, ends_line, file_id
 
@@ -446,7 +446,7 @@ class Store:
             if e.restored:
                 names = [str(self._shown(p)) for p in e.restored]
                 verb = "was" if len(names) == 1 else "were"
-                state += f" ({_and(names)} {verb} put back)"
+                state += f" ({listed(names)} {verb} put back)"
         if e.denied:
             return Problem(
                 PATH_DENIED,
@@ -489,10 +489,6 @@ def history_entry(
         else stat.S_IMODE(commit_mod.with_executable(target.mode, target.executable))
     )
     return CommitFile(path, read.data, target.data, before_mode, after_mode, partner)
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _read_error(key: str, e: OSError) -> EditError:

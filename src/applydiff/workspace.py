@@ -43,7 +43,7 @@ from .errors import (
 from .formats import parse
 from .ir import Anchored, Op, Replace, irreversible, reverse_ops, under_directory
 from .merge3 import merge3
-from .problems import Problem
+from .problems import Problem, listed
 from .results import FileOutcome, Plan, PlannedWrite, Result
 from .session import Session
 from .store import (
@@ -362,10 +362,7 @@ class Workspace(Store):
         error.search_text_in = holders
         said = f" Did you mean {best[0]}?" if best else ""
         if holders:
-            names = holders[0] if len(holders) == 1 else ", ".join(holders[:-1])
-            if len(holders) > 1:
-                names += f" and {holders[-1]}"
-            said += f" The search text is in {names}."
+            said += f" The search text is in {listed(holders)}."
         if said:
             error.message = error.message.rstrip(".") + "." + said
 
