@@ -40,10 +40,8 @@ from .ir import (
     Op,
     Replace,
     Write,
-    irreversible,
+    as_asked,
     normalize_path,
-    reverse_ops,
-    under_directory,
     write_conflicts,
 )
 from .json_view import JsonView
@@ -202,15 +200,12 @@ def apply_ops(
     """
     run = _Run(files, key, threshold, keep_narration)
     if reverse or directory is not None:
-        refused = irreversible(ops) if reverse else {}
+        ops, refused = as_asked(ops, reverse=reverse, directory=directory)
         if refused:
             run.errors += [
                 OpError(k, ops[k].path, e, ops[k].origin) for k, e in sorted(refused.items())
             ]
             return run.result()
-        ops = reverse_ops(ops) if reverse else list(ops)
-        if directory is not None:
-            ops = under_directory(ops, directory)
     conflicts = write_conflicts(list(ops), key)
     for index, op in enumerate(ops):
         path = op.path

@@ -223,6 +223,11 @@ def reverse_ops(ops: Sequence[Op]) -> list[Op]:
     problems = irreversible(ops)
     if problems:
         raise problems[min(problems)]
+    return _reversed_script(ops)
+
+
+def _reversed_script(ops: Sequence[Op]) -> list[Op]:
+    """:func:`reverse_ops` for ops known to have a reverse each."""
     groups: list[list[Op]] = []
     for op in ops:
         last = groups[-1][-1] if groups else None
@@ -231,6 +236,21 @@ def reverse_ops(ops: Sequence[Op]) -> list[Op]:
         else:
             groups.append([op])
     return [_reversed(op) for group in reversed(groups) for op in group]
+
+
+def as_asked(
+    ops: Sequence[Op], *, reverse: bool = False, directory: str | None = None
+) -> tuple[list[Op], dict[int, FormatInvalid]]:
+    """The ops as ``git apply``'s ``-R`` and ``--directory`` ask for them (reversed, then put
+    under ``directory``), and nothing refused; or, when some op has no reverse, the ops as
+    they are and those refused (by index, each with why): nothing is half reversed."""
+    refused = irreversible(ops) if reverse else {}
+    if refused:
+        return list(ops), refused
+    out = _reversed_script(ops) if reverse else list(ops)
+    if directory is not None:
+        out = under_directory(out, directory)
+    return out, {}
 
 
 def irreversible(ops: Sequence[Op]) -> dict[int, FormatInvalid]:

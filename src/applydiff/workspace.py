@@ -41,7 +41,7 @@ from .errors import (
     MissingFile,
 )
 from .formats import parse
-from .ir import Anchored, Op, Replace, irreversible, reverse_ops, under_directory
+from .ir import Anchored, Op, Replace, as_asked
 from .merge3 import merge3
 from .problems import Problem, listed
 from .results import FileOutcome, Plan, PlannedWrite, Result
@@ -229,15 +229,10 @@ class Workspace(Store):
                 )
                 return self._counted(Result(False, dry_run, errors=[Problem.of(empty)]))
         else:
-            ops = list(response)
-            refused = irreversible(ops) if opts.reverse else {}
+            ops, refused = as_asked(response, reverse=opts.reverse, directory=opts.directory)
             if refused:
                 errors = [Problem.of(e, k) for k, e in sorted(refused.items())]
                 return self._counted(Result(False, dry_run, errors=errors))
-            if opts.reverse:
-                ops = reverse_ops(ops)
-            if opts.directory is not None:
-                ops = under_directory(ops, opts.directory)
         files = _Files(self, review)
         threshold = threshold if threshold is not None else self.threshold
         cs = apply_ops(

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from ..ir import Op, reverse_ops, under_directory, write_conflicts
+from ..ir import Op, as_asked, write_conflicts
 from .detect import FORMATS, parse_text
 
 __all__ = ["FORMATS", "parse"]
@@ -36,11 +36,11 @@ def parse(
     that undo the answer (``-R``, :func:`~applydiff.ir.reverse_ops`: an op with no reverse
     is ``format_invalid``); ``directory`` goes before every path (``--directory``).
     """
-    ops = parse_text(text, format, path, strip)
-    if reverse:
-        ops = reverse_ops(ops)
-    if directory is not None:
-        ops = under_directory(ops, directory)
+    ops, refused = as_asked(
+        parse_text(text, format, path, strip), reverse=reverse, directory=directory
+    )
+    if refused:
+        raise refused[min(refused)]
     conflicts = write_conflicts(ops)
     if conflicts:
         raise conflicts[min(conflicts)]
