@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -43,24 +44,38 @@ class ToolLayer(FilesystemDialect, TextEditor):
     def handle_tool_call(self, name: str, arguments: dict[str, Any] | str) -> ToolResult:
         """One call's answer, its advice in the words of the tools this layer offers (see
         :mod:`.advice`)."""
-        answer = self._call(name, arguments)
-        fitter = self._fitter(name)
+        return self._fitted(name, self._call(name, arguments))
+
+    def _fitted(self, name: str, answer: ToolResult) -> ToolResult:
+        """``answer`` to a call of ``name``, its advice fitted to this layer's tools."""
+        fitter = self._fitters.get(name)
+        if fitter is None:
+            offered, hinted = self._offered
+            fitter = self._fitters[name] = Fitter(name, offered, hint=name in hinted)
         return ToolResult(
             fitter.text(answer.text, failed=answer.is_error),
             answer.is_error,
             fitter.result(answer.result),
         )
 
-    def _fitter(self, name: str) -> Fitter:
-        """The advice fitter for a call of ``name``: the tools of this layer's mode or dialect
-        (and the text editor, which every layer runs) by name, with their schemas."""
+    @functools.cached_property
+    def _offered(self) -> tuple[dict[str, dict[str, Any]], frozenset[str]]:
+        """The tools of this layer's mode or dialect (and the text editor, which every layer
+        runs) by name, with their schemas; and those that take a line hint (apply_diff). The
+        mode and dialect are the layer's for its life, so this is read once."""
         offered: dict[str, dict[str, Any]] = {}
-        hint = False
+        hinted: set[str] = set()
         for key in tool_keys(self.mode, text_editor=True, compat=self.compat):
             tool, _, schema, _ = describe(key)
             offered[tool] = schema
-            hint = hint or (tool == name and key == "apply_diff")
-        return Fitter(name, offered, hint=hint)
+            if key == "apply_diff":
+                hinted.add(tool)
+        return offered, frozenset(hinted)
+
+    @functools.cached_property
+    def _fitters(self) -> dict[str, Fitter]:
+        """A fitter per tool name called, made at its first call."""
+        return {}
 
     def _call(self, name: str, arguments: dict[str, Any] | str) -> ToolResult:
         if isinstance(arguments, str):
@@ -119,12 +134,7 @@ class ToolLayer(FilesystemDialect, TextEditor):
                 first = self._apply(json.dumps(parsed), "tool_calls")
             except RecursionError:
                 first = tool_error(f"{batch[0][1]}: {_TOO_DEEP}")
-            fitter = self._fitter(batch[0][1])
-            first = ToolResult(
-                fitter.text(first.text, failed=first.is_error),
-                first.is_error,
-                fitter.result(first.result),
-            )
+            first = self._fitted(batch[0][1], first)
             results[batch[0][0]] = first
             together = (
                 f"(applied together with the other edit calls of this message, all or none: "
