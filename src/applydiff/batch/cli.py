@@ -18,6 +18,8 @@ import sys
 import time
 from typing import IO, Any
 
+from ..problems import Problem
+
 EXIT_OK, EXIT_USAGE = 0, 2
 
 
@@ -168,8 +170,7 @@ def run_batch(args: argparse.Namespace) -> int:
             summary = _run_local(args)
     except InputError as e:
         if args.json:  # one JSON object on stdout, a wrong command's too
-            error = {"code": "usage", "index": None, "path": None, "message": str(e)}
-            print(json.dumps({"ok": False, "errors": [error]}))
+            print(json.dumps({"ok": False, "errors": [Problem("usage", str(e)).to_dict()]}))
         else:
             print(f"applydiff: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -20,6 +20,7 @@ import io as io_module
 import sys
 from collections.abc import Callable
 
+from ..problems import Problem
 from .base import EXIT_USAGE, IO, UsageError, usage_json
 
 __all__ = ["commands", "main"]
@@ -121,9 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             io.json(
                 {
                     "ok": False,
-                    "errors": [
-                        {"code": "internal", "index": None, "path": None, "message": message}
-                    ],
+                    "errors": [Problem("internal", message).to_dict()],
                 }
             )
         raise

@@ -15,6 +15,8 @@ import os
 import sys
 from typing import Any, TextIO
 
+from ..problems import Problem
+
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
 USAGE = "usage"  # the code of a wrong command in the JSON (no library error has it)
 NOT_CONFIRMED = "not_confirmed"  # the person said no, or there was no terminal to ask on
@@ -135,5 +137,5 @@ def usage_json(message: str) -> dict[str, Any]:
     """The JSON of a wrong command."""
     return {
         "ok": False,
-        "errors": [{"code": USAGE, "index": None, "path": None, "message": message}],
+        "errors": [Problem(USAGE, message).to_dict()],
     }

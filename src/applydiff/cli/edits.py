@@ -8,6 +8,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any
 
+from ..problems import Problem
 from .base import EXIT_OK, EXIT_REJECTED, IO, NOT_CONFIRMED, UsageError, read_input
 from .confirm import NO_TERMINAL, ask
 from .output import (
@@ -218,7 +219,7 @@ def refused(result: Result, message: str) -> dict[str, Any]:
     out["ok"] = False
     out["errors"] = [
         *out["errors"],
-        {"code": NOT_CONFIRMED, "index": None, "path": None, "message": message},
+        Problem(NOT_CONFIRMED, message).to_dict(),
     ]
     return out
 
@@ -321,7 +322,6 @@ def cmd_resolve(args: argparse.Namespace, io: IO) -> int:
 def _nothing(args: argparse.Namespace) -> Result:
     """The result of a review command on a root with nothing recorded."""
     from ..errors import NOTHING_TO_UNDO
-    from ..problems import Problem
     from ..results import Result
 
     if args.command != "undo":

@@ -9,6 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..problems import Problem
 from .base import EXIT_OK, EXIT_REJECTED, IO, NOT_CONFIRMED, UsageError
 from .confirm import NO_TERMINAL, ask
 from .edits import root_of
@@ -155,9 +156,7 @@ def cmd_edit(args: argparse.Namespace, io: IO) -> int:
                 {
                     "ok": False,
                     "mode": mode,
-                    "errors": [
-                        {"code": "endpoint", "index": None, "path": None, "message": message}
-                    ],
+                    "errors": [Problem("endpoint", message).to_dict()],
                     "written": [],
                 }
             )
@@ -236,7 +235,7 @@ def _edit_json(
     out: dict[str, Any] = {"mode": mode, **result.to_dict()}
     if not confirmed:
         out["ok"] = False
-        out["errors"] = [{"code": NOT_CONFIRMED, "index": None, "path": None, "message": state}]
+        out["errors"] = [Problem(NOT_CONFIRMED, state).to_dict()]
     out["written"] = written
     if kept:
         out["pending"] = kept
