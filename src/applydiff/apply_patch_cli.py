@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from .cli.base import IO
-from .cli.output import error_line
+from .cli.output import error_line, show_warnings
 
 USAGE = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
 _LETTERS = {"added": "A", "modified": "M", "moved": "M", "deleted": "D"}
@@ -78,8 +78,7 @@ def apply(patch: str, io: IO, root: str = ".") -> int:
         groups[letter].append(f.to if f.action == "moved" and f.to else f.path)
     lines = [f"{letter} {path}" for letter, paths in groups.items() for path in paths]
     io.out.write("Success. Updated the following files:\n" + "".join(x + "\n" for x in lines))
-    for w in result.warnings:
-        io.err.line(f"warning: {w}")
+    show_warnings(io, result)
     return 0
 
 

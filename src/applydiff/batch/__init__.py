@@ -71,9 +71,15 @@ class Summary:
     with_expected: int = 0
     exact: int = 0
     errors: dict[str, int] = field(default_factory=dict)
-    crashes: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # this process's and its workers' (None on Ray: not measured)
+
+    @property
+    def crashes(self) -> int:
+        """Records whose worker died (error code ``crash``)."""
+        from .record import CRASH  # (the engine loads with it: not at import)
+
+        return self.errors.get(CRASH, 0)
 
     def to_dict(self) -> dict[str, Any]:
         # "ok" says the batch ran, as every command's JSON does; the records that applied
@@ -141,7 +147,6 @@ def run_file(
                     summary.exact += line.exact
             if progress is not None:
                 progress(n)
-    summary.crashes = summary.errors.get("crash", 0)
     summary.seconds = time.perf_counter() - start
     summary.cpu_seconds = time.process_time() - cpu_start + sum(p.cpu_seconds for p in pools)
     return summary

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .record import MAX_RECORD_BYTES, Oversize, Payload, head_id
+from .record import MAX_RECORD_BYTES, Oversize, Payload, head_id, record_id
 
 READ_BUFFER = 1024 * 1024
 PARQUET_BATCH = 256  # rows per Arrow batch read from a Parquet file
@@ -120,12 +120,11 @@ def _line_id(line: bytes, decoder: json.JSONDecoder) -> Any:
     """The id of an output line (the writer puts it first); ValueError if not a record."""
     if line.startswith(_HEAD):
         value, _ = decoder.raw_decode(line[len(_HEAD) :].decode("utf-8", "surrogatepass"))
-        return value if isinstance(value, str | int) and not isinstance(value, bool) else None
+        return record_id({"id": value})
     record = json.loads(line)
     if not isinstance(record, dict) or "id" not in record:
         raise ValueError("not a record")
-    rid = record["id"]
-    return rid if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+    return record_id(record)
 
 
 @contextmanager

@@ -242,7 +242,6 @@ class Pool:
         self.ctx = _context()
         self.slots: list[_Slot] = []
         self.attempts: dict[int, int] = {}
-        self.crashes = 0
         self.stillborn = 0  # workers in a row that died before their first record
         self.cpu_seconds = 0.0  # CPU time of the workers that ended cleanly
 
@@ -401,7 +400,6 @@ class Pool:
         if timed_out:
             out = timeout_record(rid, o.timeout, expected=expected, hashes=o.hashes)
         else:
-            self.crashes += 1
             how = (
                 f"signal {-exitcode}"
                 if exitcode is not None and exitcode < 0
