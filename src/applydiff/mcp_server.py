@@ -38,8 +38,10 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
 
+from .errors import IO_ERROR, EditError
 from .prompts import tool_rules
 from .tools import ToolLayer, ToolResult, describe, tool_annotations, tool_keys
+from .tools.base_layer import tool_error
 from .tools.roots import RootedLayers, root_paths
 from .version import __version__
 
@@ -93,8 +95,7 @@ class Served:
     def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         if name not in self.keys:
             text = f"unknown tool {name!r}; this server has {', '.join(self.keys)}"
-            error = {"code": "format_invalid", "message": text}
-            return _refused(name, ToolResult(text, True, {"ok": False, "errors": [error]}))
+            return _refused(name, tool_error(text))
         with self.lock:
             answer = self.layers.handle_tool_call(name, arguments)
         if answer.is_error:
@@ -155,11 +156,10 @@ def build_server(
         except Exception as e:  # a bug: the model gets the reason, stderr one line
             text = f"{params.name}: internal error ({type(e).__name__}: {e}); nothing was written"
             log.error("%s failed: %s: %s", params.name, type(e).__name__, _one_line(str(e)))
-            result = {"ok": False, "errors": [{"code": "io_error", "message": text}]}
-            return _refused(params.name, ToolResult(text, True, result))
+            return _refused(params.name, tool_error(text, EditError(text, code=IO_ERROR)))
 
     async def roots_changed(ctx: Any, params: types.NotificationParams | None) -> None:
-        served.roots_stale = compat == "filesystem"
+        served.roots_stale = served.compat == "filesystem"
 
     with warnings.catch_warnings():
         # Roots are deprecated in the 2026-07-28 protocol, which no client speaks yet; the

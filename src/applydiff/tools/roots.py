@@ -53,11 +53,11 @@ class RootedLayers:
     def primary(self) -> ToolLayer:
         return self.layers[self.roots[0]]
 
-    def set_roots(self, roots: Sequence[Path]) -> bool:
+    def set_roots(self, roots: Sequence[Path]) -> None:
         """Make ``roots`` the allowed directories (the first one the base of relative paths);
         with none, nothing changes. Layers of directories no longer allowed are closed."""
         if not roots:
-            return False
+            return
         keys = []
         for root in roots:
             real = Path(os.path.realpath(root))
@@ -70,7 +70,6 @@ class RootedLayers:
                 self.layers.pop(root).close()
         for layer in self.layers.values():
             layer.allowed = list(self.roots)
-        return True
 
     def close(self) -> None:
         for layer in self.layers.values():
