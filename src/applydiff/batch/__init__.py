@@ -20,6 +20,7 @@ This module loads nothing heavy, so that the command line's ``--help`` stays fas
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -123,28 +124,29 @@ def run_file(
         if out is None or out == "-":
             raise io.InputError("--resume needs --out FILE: the output of the run to continue")
         done = io.done_in(out)
-    options = Options(hashes=hashes, timeout=timeout, encode=True, done_before=len(done))
+    options = Options(hashes=hashes, timeout=timeout, encode=True)
     summary = Summary()
     start = time.perf_counter()
     cpu_start = time.process_time()
     pools: list[Any] = []
     with io.opened_input(source) as records, io.opened_output(out, append=resume) as sink:
-        payloads: Iterable[Payload] = _same_start(records, done, out) if done else records
+        payloads = iter(records)
+        if done:  # passed over here: the workers never see them
+            summary.skipped = _skip_done(payloads, done, out)
+            if progress is not None and summary.skipped:
+                progress(summary.skipped)
         results = stream(payloads, workers, options, pools)
-        for n, (_, line) in enumerate(results, 1):
-            if line is None:
-                summary.skipped += 1
-            else:
-                assert isinstance(line, Line)
-                sink.write(line.text)
-                sink.write("\n")
-                summary.records += 1
-                summary.ok += line.ok
-                if line.code is not None:
-                    summary.errors[line.code] = summary.errors.get(line.code, 0) + 1
-                if line.exact is not None:
-                    summary.with_expected += 1
-                    summary.exact += line.exact
+        for n, (_, line) in enumerate(results, summary.skipped + 1):
+            assert isinstance(line, Line)
+            sink.write(line.text)
+            sink.write("\n")
+            summary.records += 1
+            summary.ok += line.ok
+            if line.code is not None:
+                summary.errors[line.code] = summary.errors.get(line.code, 0) + 1
+            if line.exact is not None:
+                summary.with_expected += 1
+                summary.exact += line.exact
             if progress is not None:
                 progress(n)
     summary.seconds = time.perf_counter() - start
@@ -152,20 +154,22 @@ def run_file(
     return summary
 
 
-def _same_start(records: Iterable[Payload], done: list[Any], out: str | None) -> Iterator[Payload]:
-    """The input, checked to begin with the records ``out`` holds: a resumed run skips them
-    by position (the output is in input order, so ids repeated in the input resume right), and
-    an output of another input is refused before anything is appended to it."""
+def _skip_done(records: Iterator[Payload], done: list[Any], out: str | None) -> int:
+    """Pass over the input's first records, those ``out`` holds (a resumed run goes by
+    position: the output is in input order, so ids repeated in the input resume right), each
+    checked to carry the id ``out`` has for it: an output of another input is refused before
+    anything is appended to it. How many were passed over."""
     from . import io
     from .pool import facts_of
 
-    for k, payload in enumerate(records):
-        if k < len(done):
-            rid, _ = facts_of(payload)
-            if rid != done[k]:
-                raise io.InputError(
-                    f"{out} line {k + 1} is the output of record {done[k]!r}, but input record "
-                    f"{k + 1} is {rid!r}: --resume continues the run that wrote OUT, on the "
-                    "same input"
-                )
-        yield payload
+    count = 0
+    for payload in itertools.islice(records, len(done)):
+        rid, _ = facts_of(payload)
+        if rid != done[count]:
+            raise io.InputError(
+                f"{out} line {count + 1} is the output of record {done[count]!r}, but input "
+                f"record {count + 1} is {rid!r}: --resume continues the run that wrote OUT, on "
+                "the same input"
+            )
+        count += 1
+    return count

@@ -70,15 +70,13 @@ MAX_ATTEMPTS = 3  # a record whose worker died this often without it being the o
 @dataclass(frozen=True)
 class Options:
     """How each record runs: file hashes instead of texts, the time limit in seconds (None:
-    none), output as JSON lines (``encode``), what a resumed run skips (the records before
-    position ``done_before``: the output holds them, in input order), and the function that makes
-    a record's output (``apply``: a module-level function, so that workers can load it;
+    none), output as JSON lines (``encode``), and the function that makes a record's output
+    (``apply``: a module-level function, so that workers can load it;
     :func:`~applydiff.batch.record.run_payload` unless a caller scores records its own way)."""
 
     hashes: bool = False
     timeout: float | None = None
     encode: bool = False
-    done_before: int = 0
     apply: Callable[..., dict[str, Any]] = run_payload
 
 
@@ -134,13 +132,8 @@ class Runner:
         if self.alarm:
             signal.signal(signal.SIGALRM, _on_alarm)
 
-    def skipped(self, seq: int, payload: Payload) -> bool:
-        return seq < self.options.done_before
-
-    def run(self, seq: int, payload: Payload) -> Out | None:
-        """The record's output (None: a resumed run skips it)."""
-        if self.skipped(seq, payload):
-            return None
+    def run(self, seq: int, payload: Payload) -> Out:
+        """The record's output."""
         o = self.options
         if not self.alarm:
             out = o.apply(payload, hashes=o.hashes)
@@ -276,12 +269,12 @@ class Pool:
             slot.conn.close()
         self.slots = []
 
-    def map(self, items: Iterable[Payload]) -> Iterator[tuple[int, Out | None]]:
-        """(position, output) for every item, in input order (None: skipped on resume)."""
+    def map(self, items: Iterable[Payload]) -> Iterator[tuple[int, Out]]:
+        """(position, output) for every item, in input order."""
         source = iter(items)
         exhausted = False
         seq = 0
-        done: dict[int, Out | None] = {}
+        done: dict[int, Out] = {}
         next_out = 0
         again: deque[list[tuple[int, Payload]]] = deque()  # chunks to run again, first
         window = self.workers * WINDOW_PER_WORKER * CHUNK
@@ -364,7 +357,7 @@ class Pool:
     def _replace(
         self,
         slot: _Slot,
-        done: dict[int, Out | None],
+        done: dict[int, Out],
         again: deque[list[tuple[int, Payload]]],
     ) -> None:
         """A worker died: its record on is a crash (or a timeout), the rest of its chunks run
@@ -415,7 +408,7 @@ class Pool:
         return _out(out, o.encode)
 
 
-def in_process(items: Iterable[Payload], options: Options) -> Iterator[tuple[int, Out | None]]:
+def in_process(items: Iterable[Payload], options: Options) -> Iterator[tuple[int, Out]]:
     """The records run one by one in this process (``workers=0``): no isolation from a
     crash; the time limit holds in the main thread only."""
     previous = (
@@ -442,8 +435,8 @@ def default_workers() -> int:
 
 def stream(
     items: Iterable[Payload], workers: int | None, options: Options, pool: list[Pool] | None = None
-) -> Iterator[tuple[int, Out | None]]:
-    """(position, output or None when skipped) per item, in input order (``pool`` receives
+) -> Iterator[tuple[int, Out]]:
+    """(position, output) per item, in input order (``pool`` receives
     the pool, to read its counters afterwards)."""
     n = default_workers() if workers is None else workers
     if n <= 0:
