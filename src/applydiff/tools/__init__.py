@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
-from .base_layer import READ_LIMIT, ToolResult
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .catalogue import (
     DIALECTS,
     EDIT_TOOLS,
@@ -27,8 +29,21 @@ from .catalogue import (
     tool_keys,
     tool_names,
 )
-from .layer import ToolLayer
 from .profiles import DEFAULT_MODE, MODES, PROFILES, mode_for, parameters_b, profile_for
+
+if TYPE_CHECKING:
+    from .base_layer import READ_LIMIT, ToolResult
+    from .layer import ToolLayer
+
+# The layer (and the workspace and engine under it) loads at first use: the names, schemas
+# and modes alone (a command line's --help) do not need it.
+_LAZY = {"READ_LIMIT": "base_layer", "ToolResult": "base_layer", "ToolLayer": "layer"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DEFAULT_MODE",
