@@ -75,6 +75,26 @@ class Summary:
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # this process's and its workers' (None on Ray: not measured)
 
+    def count(self, ok: bool, code: str | None, exact: bool | None) -> None:
+        """One output record more: whether it applied, its first error's code, and whether
+        it is exact (None: it had no ``expected``)."""
+        self.records += 1
+        self.ok += ok
+        if code is not None:
+            self.errors[code] = self.errors.get(code, 0) + 1
+        if exact is not None:
+            self.with_expected += 1
+            self.exact += exact
+
+    def add(self, other: Summary) -> None:
+        """``other``'s records counted in too (a part written elsewhere)."""
+        self.records += other.records
+        self.ok += other.ok
+        self.with_expected += other.with_expected
+        self.exact += other.exact
+        for code, n in other.errors.items():
+            self.errors[code] = self.errors.get(code, 0) + n
+
     @property
     def crashes(self) -> int:
         """Records whose worker died (error code ``crash``)."""
@@ -140,13 +160,7 @@ def run_file(
             assert isinstance(line, Line)
             sink.write(line.text)
             sink.write("\n")
-            summary.records += 1
-            summary.ok += line.ok
-            if line.code is not None:
-                summary.errors[line.code] = summary.errors.get(line.code, 0) + 1
-            if line.exact is not None:
-                summary.with_expected += 1
-                summary.exact += line.exact
+            summary.count(line.ok, line.code, line.exact)
             if progress is not None:
                 progress(n)
     summary.seconds = time.perf_counter() - start

@@ -216,7 +216,7 @@ class _LinesSink(BlockBasedFileDatasink):
 
     def __init__(self, path: str) -> None:
         super().__init__(path, file_format="jsonl")
-        self.counts: dict[str, Any] = {}
+        self.summary = Summary()
 
     def write_block_to_file(self, block: BlockAccessor, file: Any) -> None:
         table = block.to_arrow()
@@ -226,35 +226,19 @@ class _LinesSink(BlockBasedFileDatasink):
     def write(self, blocks: Any, ctx: Any) -> Any:
         blocks = list(blocks)
         super().write(blocks, ctx)
-        counts: dict[str, Any] = {"records": 0, "ok": 0, "with_expected": 0, "exact": 0}
-        errors: dict[str, int] = {}
+        part = Summary()
         for b in blocks:
             t = BlockAccessor.for_block(b).to_arrow()
-            counts["records"] += t.num_rows
-            counts["ok"] += sum(1 for x in t.column("ok").to_pylist() if x)
-            for x in t.column("exact").to_pylist():
-                if x is not None:
-                    counts["with_expected"] += 1
-                    counts["exact"] += x
-            for code in t.column("code").to_pylist():
-                if code is not None:
-                    errors[code] = errors.get(code, 0) + 1
-        counts["errors"] = errors
-        return counts
+            columns = (t.column(c).to_pylist() for c in ("ok", "code", "exact"))
+            for ok, code, exact in zip(*columns, strict=True):
+                part.count(bool(ok), code, exact)
+        return part
 
     def on_write_complete(self, write_result: Any) -> None:
         super().on_write_complete(write_result)
-        total: dict[str, Any] = {"records": 0, "ok": 0, "with_expected": 0, "exact": 0}
-        errors: dict[str, int] = {}
         for part in write_result.write_returns:
-            if not part:
-                continue
-            for k in total:
-                total[k] += part[k]
-            for code, n in part["errors"].items():
-                errors[code] = errors.get(code, 0) + n
-        total["errors"] = errors
-        self.counts = total
+            if part:
+                self.summary.add(part)
 
 
 def connect(address: str | None = None, **init: Any) -> None:
@@ -301,15 +285,8 @@ def run(
     ds.write_datasink(sink, ray_remote_args={"num_cpus": IO_CPUS})
     if stats is not None:
         stats.append(ds.stats())
-    counts = sink.counts
-    return Summary(
-        records=counts.get("records", 0),
-        ok=counts.get("ok", 0),
-        with_expected=counts.get("with_expected", 0),
-        exact=counts.get("exact", 0),
-        errors=counts.get("errors", {}),
-        seconds=time.perf_counter() - start,
-    )
+    sink.summary.seconds = time.perf_counter() - start
+    return sink.summary
 
 
 def read_output(path: str) -> list[str]:
