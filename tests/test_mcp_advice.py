@@ -19,7 +19,8 @@ from jsonschema import Draft202012Validator
 
 from applydiff.compat import COMPATS
 from applydiff.tools import MODES, SPECS, ToolLayer, tool_definitions
-from applydiff.tools.advice import field_like, properties
+from applydiff.tools.advice import properties
+from field_names import field_like
 
 APP = "def run():\n    return 1\n\n\ndef other():\n    return 1\n"
 ALL_FIELDS = set().union(*(properties(spec["schema"]) for spec in SPECS.values()))

@@ -19,7 +19,8 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from applydiff.compat import TOOLS
 from applydiff.tools import SPECS, describe
-from applydiff.tools.advice import field_like, properties
+from applydiff.tools.advice import properties
+from field_names import field_like
 from test_mcp_server import run_session, text_of
 
 APP = "def run():\n    return 1\n\n\ndef other():\n    return 1\n"

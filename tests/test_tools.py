@@ -676,7 +676,8 @@ def test_the_readme_annotations_table_is_the_catalogues():
 def test_the_servers_instructions_name_only_fields_the_modes_tools_have(mode):
     from applydiff.prompts import tool_rules
     from applydiff.tools import SPECS
-    from applydiff.tools.advice import field_like, properties
+    from applydiff.tools.advice import properties
+    from field_names import field_like
 
     every = set().union(*(properties(s["schema"]) for s in SPECS.values()))
     offered = set().union(*(properties(t["inputSchema"]) for t in tool_definitions(mode, "mcp")))

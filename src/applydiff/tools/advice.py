@@ -17,7 +17,6 @@ sentence or clause left out when it has nothing like them:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 # The ladder's ambiguity advice and the feedback's "what to do" for it.
@@ -106,17 +105,3 @@ class Fitter:
             for e in errors
         ]
         return {**result, "errors": fitted}
-
-
-def field_like(text: str, names: Iterable[str]) -> list[str]:
-    """The words of ``text`` that look like field names (snake_case, camelCase) and are among
-    ``names``, in order of appearance, each once."""
-    known = set(names)
-    seen: list[str] = []
-    for word in _IDENT.findall(text):
-        if word in known and word not in seen:
-            seen.append(word)
-    return seen
-
-
-_IDENT = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]*)+\b")
