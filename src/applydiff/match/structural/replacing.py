@@ -131,7 +131,7 @@ class Replacing(State):
         first = d.first + d.lead
         if b.kind == "indent" or s.kind == "indent" or b.close <= b.open or d.last != s.close:
             return None
-        last_marker = max(i for i in range(first, d.last + 1) if self.marker[i])
+        last_marker = self._last_marker(d)
         if loose_key(self.lines[d.last]) != loose_key(self.bare[b.close]):
             return None
         added = self.lines[last_marker + 1 : d.last]
@@ -173,12 +173,17 @@ class Replacing(State):
                 return None
         return merged[:-1] + moved + merged[-1:]
 
+    def _last_marker(self, d: Item) -> int:
+        """The snippet line of the last marker inside definition ``d`` (its comment lines
+        above hold none: a marker is an item of its own)."""
+        return max(i for i in range(d.first, d.last + 1) if self.marker[i])
+
     def _tail_ends_here(self, d: Item, b: Block) -> None:
         """A definition shown with a marker inside and new lines after it: the lines after the
         marker that the file has must not also end a later definition, or the marker may have
         left out this definition's end and the next one's start (a CSS rule, then the next
         rule's last declaration and '}'): which one the new lines end is not known."""
-        last_marker = max(i for i in range(d.first, d.last + 1) if self.marker[i])
+        last_marker = self._last_marker(d)
         tail = [x for x in self.lines[last_marker + 1 : d.last + 1] if x.strip()]
         have = {loose_key(x) for x in self.bare[b.open + 1 : b.close + 1] if x.strip()}
         context = [loose_key(x) for x in tail if loose_key(x) in have]
