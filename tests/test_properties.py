@@ -191,3 +191,58 @@ def test_line_starts_are_pos_of_line_for_a_run_of_lines(pieces, lo, span):
     text = "".join(pieces)
     want = {line: Doc(text).pos_of_line(line) for line in range(lo, lo + span + 1)}
     assert Doc(text).line_starts(lo, lo + span) == {k: v for k, v in want.items() if v is not None}
+
+
+@given(
+    st.lists(st.sampled_from(["a b\n", "\n", "  \u201cq\u201d\n", "x", "\t\n"]), max_size=30),
+    st.integers(0, 30),
+    st.integers(0, 40),
+    st.lists(st.tuples(st.integers(0, 35), st.integers(1, 12)), max_size=8),
+)
+def test_windows_read_from_a_run_are_the_windows_read_line_by_line(pieces, top, size, windows):
+    from applydiff.match.doc import Doc
+    from applydiff.match.search import Search
+
+    doc = Doc("".join(pieces))
+    read = Search(doc, "a b\n")
+    walked = Search(doc, "a b\n")
+    start = doc.pos_of_line(top)
+    if start is not None:
+        read.read_run(start, size)
+    for line, count in windows:
+        pos = doc.pos_of_line(line)
+        if pos is not None:
+            assert read.loose_span(pos, count) == walked.loose_span(pos, count)
+
+
+@given(
+    st.lists(st.sampled_from(["a b\n", "\n", "  \n", "cc", "\t\n"]), max_size=30),
+    st.integers(0, 30),
+    st.integers(1, 12),
+)
+def test_a_fuzzy_window_trimmed_of_blank_edge_lines_ends_where_its_last_line_ends(
+    pieces, line, count
+):
+    from applydiff.match.doc import Doc
+    from applydiff.match.fuzzy import _Scorer
+    from applydiff.match.search import Search
+
+    doc = Doc("".join(pieces))
+    s = Search(doc, "a b\nx y z w\n")
+    start = doc.pos_of_line(line)
+    if start is None:
+        return
+    got = _Scorer(s).trimmed(start, count)
+    lines = doc.lines_at(start, count)
+    if lines is None:
+        assert got is None
+        return
+    keys = [x.strip() for x in lines[0]]
+    a, b = 0, count  # blank lines off the top, then off the bottom; one line stays
+    while b - a > 1 and not keys[a]:
+        a += 1
+    while b - a > 1 and not keys[b - 1]:
+        b -= 1
+    top = doc.pos_of_line(line + a)
+    assert top is not None
+    assert got == (top, b - a, doc.lines_at(top, b - a)[1])

@@ -29,6 +29,7 @@ LINE_PROBE_MIN = 12  # shorter lines are too common to be worth a pass over the 
 # more useful, and a few more scans of a small text are cheap.
 SECOND_LOOK_LIMIT = 200_000
 REFINE = 4
+AROUND = 4  # lines read ahead above and below the windows a refinement moves the edges of
 SURE = 0.97  # a window this similar holds every line: no need to look for a shifted edge
 REFINE_BELOW = 0.15  # refine windows this far below the threshold: a missing line costs that
 # Below this much text (loose form) a similarity says too little about where: "return 9"
@@ -50,29 +51,52 @@ class _Scorer:
         self.s = s
         self.key = self.key_of(s)
         self.cache: dict[tuple[int, int], float] = {}
-        self._texts: dict[tuple[int, int], str | None] = {}
+        self._views: dict[tuple[int, int], tuple[str, int, int, int] | None] = {}
         self._paid: set[tuple[int, int]] = set()
 
     @staticmethod
     def key_of(s: Search) -> str:
         return "\n".join(s.keys(loose))
 
-    def text(self, start: int, count: int) -> str | None:
-        """The window's loose text, without blank lines at its edges: padding a window with
-        them would lengthen it and so inflate a normalized similarity. None past the end."""
+    def view(self, start: int, count: int) -> tuple[str, int, int, int] | None:
+        """The window's loose text without blank lines at its edges (padding a window with
+        them would lengthen it and so inflate a normalized similarity); the range of its lines
+        that are left (``a``..``b``, at least one line); the position after the window. None
+        past the end of the text."""
         k = (start, count)
-        if k not in self._texts:
-            keys = self.s.loose_window(start, count)
-            if keys is None:
-                self._texts[k] = None
-            else:
-                a, b = 0, len(keys)
-                while a < b and not keys[a]:
-                    a += 1
-                while b > a and not keys[b - 1]:
-                    b -= 1
-                self._texts[k] = "\n".join(keys[a:b])
-        return self._texts[k]
+        if k in self._views:
+            return self._views[k]
+        span = self.s.loose_span(start, count)
+        got = None
+        if span is not None:
+            keys, end = span
+            a, b = 0, count
+            while b - a > 1 and not keys[a]:
+                a += 1
+            while b - a > 1 and not keys[b - 1]:
+                b -= 1
+            got = ("\n".join(keys[a:b]), a, b, end)
+        self._views[k] = got
+        return got
+
+    def text(self, start: int, count: int) -> str | None:
+        got = self.view(start, count)
+        return None if got is None else got[0]
+
+    def trimmed(self, start: int, count: int) -> tuple[int, int, int] | None:
+        """(start, count, end) of the window without the blank lines at its edges."""
+        got = self.view(start, count)
+        if got is None:
+            return None
+        _, a, b, end = got
+        doc = self.s.doc
+        for _ in range(a):
+            start = self.s.line(start)[1]
+        if b < count:
+            # ``end`` is a line start or the end of the text: either way ``back`` steps over
+            # whole lines (the window keeps at least one, so it cannot run off the top).
+            end = doc.back(end, count - b) or 0
+        return start, b - a, end
 
     def prepay(self, windows: list[tuple[int, int]]) -> None:
         """Spend what scoring all of ``windows`` will cost at once: a set of candidates the
@@ -130,7 +154,11 @@ def _candidates(s: Search) -> list[int]:
     if s.hint is not None:
         # Middle-out around the hint: the hinted line first, then alternately below/above.
         seen = set(out)
-        starts = doc.line_starts(s.hint - NEAR, s.hint + NEAR)
+        top = max(0, s.hint - NEAR - AROUND)
+        starts = doc.line_starts(top, s.hint + NEAR)
+        if starts:
+            n = len(s.lines)
+            s.read_run(starts[min(starts)], s.hint + NEAR + n + n // 4 + AROUND - top)
         for d in [0, *(x for i in range(1, NEAR + 1) for x in (i, -i))]:
             pos = starts.get(s.hint + d)
             if pos is not None and pos not in seen:
@@ -194,6 +222,17 @@ def _second_runs(s: Search) -> list[tuple[int, str]]:
         if len(found) > 1 and len(found[1]) >= 5:
             out.append((k, found[1]))
     return sorted(out, key=lambda kr: -len(kr[1]))
+
+
+def _read_around(s: Search, start: int, n: int) -> None:
+    """Read ahead the lines a refinement of the window (start, n) scores, most of them."""
+    top = start
+    for _ in range(AROUND):
+        up = s.doc.back(top, 1)
+        if up is None:
+            break
+        top = up
+    s.read_run(top, n + n // 4 + 2 * AROUND)
 
 
 def _refine(sc: _Scorer, start: int, count: int, n: int) -> tuple[float, int, int]:
@@ -269,26 +308,16 @@ def _scored(s: Search) -> list[tuple[float, int, int, int]]:
                 continue
             c = n
             if i < REFINE and sim >= floor:
+                _read_around(s, x, n)
                 sim, x, c = _refine(sc, x, n, n)
             refined[(x, c)] = sim
         for (x, c), sim in refined.items():
-            x, c = _trimmed(s, x, c)
-            w = s.window(x, c)
-            if w is not None:
-                out.append((sim, x, c, w[1]))
+            got = sc.trimmed(x, c)
+            if got is not None:
+                out.append((sim, *got))
         out.sort(key=lambda r: (-r[0], r[1]))
     s.fuzzy_scored = out
     return out
-
-
-def _trimmed(s: Search, start: int, count: int) -> tuple[int, int]:
-    """The window without blank lines at its edges (they were not scored)."""
-    keys = s.loose_window(start, count) or []
-    while count > 1 and keys and not keys[0]:
-        start, count, keys = s.line(start)[1], count - 1, keys[1:]
-    while count > 1 and keys and not keys[-1]:
-        count, keys = count - 1, keys[:-1]
-    return start, count
 
 
 def _apart(a: tuple[float, int, int, int], b: tuple[float, int, int, int]) -> bool:

@@ -121,6 +121,9 @@ class Search:
     )
     _line: dict[int, tuple[str, int]] = field(init=False, default_factory=dict)
     _loose: dict[int, str] = field(init=False, default_factory=dict)
+    # Runs of lines read ahead in loose form: a line start -> (the run's loose lines, the
+    # position after each, the line's index in the run).
+    _runs: dict[int, tuple[list[str], list[int], int]] = field(init=False, default_factory=dict)
     _probes: dict[tuple[str, ...], list[tuple[int, str]]] = field(init=False, default_factory=dict)
     _hits: dict[str, tuple[list[int], bool]] = field(init=False, default_factory=dict)
     _styles: dict[int, indent.Style] = field(init=False, default_factory=dict)
@@ -365,9 +368,16 @@ class Search:
         self._windows[key] = got
         return got
 
-    def loose_window(self, start: int, count: int) -> list[str] | None:
-        """The window's lines in loose form (see ``normalize.loose``), cached per line."""
+    def loose_span(self, start: int, count: int) -> tuple[list[str], int] | None:
+        """The window's lines in loose form (see ``normalize.loose``) and the position after
+        it, or None when the text ends first: a slice of a run read ahead (``read_run``) when
+        one holds the window, else read a line at a time (each line's form cached)."""
         self.budget.lines(count)
+        run = self._runs.get(start)
+        if run is not None:
+            keys, ends, i = run
+            if i + count <= len(keys):
+                return keys[i : i + count], ends[i + count - 1]
         n = self.doc.n
         out = []
         p = start
@@ -381,7 +391,41 @@ class Search:
                 key = cache[p] = loose(text)
             out.append(key)
             p = nxt
-        return out
+        return out, p
+
+    def read_run(self, start: int, count: int) -> None:
+        """Read the loose form of ``count`` lines from line start ``start`` (fewer at the end
+        of the text) in one walk, so that every window inside them is a slice: the fuzzy tier
+        scores dozens of windows that overlap but for a line (81 around a hint)."""
+        runs = self._runs
+        old = runs.get(start)
+        if old is not None and len(old[0]) - old[2] >= count:
+            return  # read already
+        t, n = self.doc.t, self.doc.n
+        find = t.find
+        cache = self._loose
+        keys: list[str] = []
+        ends: list[int] = []  # the position after each line
+        p = start
+        for _ in range(count):
+            if p >= n:
+                break
+            e = find("\n", p)
+            nxt = n if e < 0 else e + 1
+            key = cache.get(p)
+            if key is None:
+                key = cache[p] = loose(t[p:] if e < 0 else t[p:e])
+            keys.append(key)
+            ends.append(nxt)
+            p = nxt
+        size = len(keys)
+        at = start
+        for i in range(size):
+            # Where runs overlap, a line start keeps the run that reaches further past it.
+            old = runs.get(at)
+            if old is None or len(old[0]) - old[2] < size - i:
+                runs[at] = (keys, ends, i)
+            at = ends[i]
 
     def style_near(self, start: int) -> indent.Style:
         """The indentation style of the file around ``start`` (40 lines either side)."""
