@@ -21,6 +21,7 @@ from applydiff.text import (
     cr_ends_lines,
     dominant_eol,
     ends_line,
+    line_growth,
     line_texts,
     split_lines,
     to_lf,
@@ -56,6 +57,26 @@ def test_a_lone_cr_ends_lines_only_where_lines_end_with_it():
     assert to_lf("a\rb\r\n", cr=True) == "a\nb\n"
     assert (count_lines("a\rb\rc"), count_lines("a\rb\r"), count_lines("a\rb\n")) == (3, 2, 1)
     assert (ends_line("a\rb\r"), ends_line("a\rb\r\n"), ends_line("a\nb\r")) == (True, True, False)
+
+
+@settings(max_examples=500)
+@given(
+    st.text(alphabet="ab\n\r", max_size=40),
+    st.text(alphabet="ab\n\r", max_size=12),
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.booleans(),
+)
+def test_line_growth_counts_only_the_replaced_part_or_says_it_cannot(before, new, i, j, other):
+    start, end = sorted((min(i, len(before)), min(j, len(before))))
+    after = before[:start] + new + before[end:]
+    if other:  # a text that is not ``before`` with that part replaced
+        after = new + after[::-1]
+    got = line_growth(before, after, start, end)
+    if got is not None:
+        assert got == count_lines(after) - count_lines(before)
+    elif not other:
+        assert "\r" in before + after  # refused only where a CR may end lines
 
 
 @settings(max_examples=300)

@@ -49,7 +49,7 @@ from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
 from .match.lazy import has_markers
 from .match.snippet_merge import merge_lazy
-from .text import LF, count_lines, dominant_eol, ends_line, file_id, to_lf
+from .text import LF, count_lines, dominant_eol, ends_line, file_id, line_growth, to_lf
 
 # Readings of a block with several '=======' lines tried, times the file's length: each is
 # a search of the whole file (a few scans of it), so this bounds the op at about a second.
@@ -244,9 +244,10 @@ class _Run:
         self.last_end: dict[str, int] = {}  # path -> line below its latest edit (0-based)
         # path -> (first line, lines added) of each edit so far, to map original line numbers
         self.shifts: dict[str, list[tuple[int, int]]] = {}
-        # A text's line count, for the few texts of the edit at hand (an edit's before and
-        # after are counted twice: for the shift of line numbers and for where it ended).
+        # A text's line count, for the few texts of the edit at hand (an edit that says not
+        # what it replaced has its before and after counted whole).
         self._counted: dict[int, tuple[str, int]] = {}
+        self._grown: tuple[str, str, int] | None = None  # (before, after, lines grown)
         self.reports: list[EditReport] = []
         self.errors: list[OpError] = []
 
@@ -255,8 +256,20 @@ class _Run:
         if report.kind == "write" or before is None or after is None:
             self.shifts.pop(path, None)  # line numbers of the old file mean nothing now
         elif report.start_line is not None:
-            grown = self.lines_in(after) - self.lines_in(before)
-            self.shifts.setdefault(path, []).append((report.start_line, grown))
+            self.shifts.setdefault(path, []).append((report.start_line, self.grown(before, after)))
+
+    def grown(self, before: str, after: str, changed: tuple[int, int] | None = None) -> int:
+        """Lines ``after`` has more than ``before`` (negative: fewer). ``changed``: the
+        (start, end) of the only part of ``before`` the edit replaced, when known: then only
+        that part is counted. The last answer is remembered (an edit asks twice)."""
+        memo = self._grown
+        if memo is not None and memo[0] is before and memo[1] is after:
+            return memo[2]
+        n = None if changed is None else line_growth(before, after, *changed)
+        if n is None:
+            n = self.lines_in(after) - self.lines_in(before)
+        self._grown = (before, after, n)
+        return n
 
     def lines_in(self, text: str) -> int:
         """``count_lines(text)``, remembered for the last few texts counted."""
@@ -406,8 +419,8 @@ class _Run:
         if notes:
             report = dataclasses.replace(report, notes=notes)
         if report.start_line is not None and report.end_line is not None:
-            grown = self.lines_in(new_text) - self.lines_in(text)
-            self.last_end[path] = report.end_line + grown
+            changed = (cut + matches[0].start, cut + matches[-1].end) if matches else None
+            self.last_end[path] = report.end_line + self.grown(text, new_text, changed)
         return report
 
     def region_top(self, op: Replace, path: str, text: str) -> int:

@@ -92,6 +92,27 @@ def count_lines(text: str, cr: bool | None = None) -> int:
     return ends + (0 if ends_line(text, cr) else 1)
 
 
+def line_growth(before: str, after: str, start: int, end: int) -> int | None:
+    """``count_lines(after) - count_lines(before)`` counted over the changed part alone, when
+    ``after`` is ``before`` with only ``before[start:end]`` replaced (checked: the rest is
+    compared, which costs far less than counting the lines of a whole file); None when it is
+    not, or a text holds a CR (which may or may not end lines)."""
+    tail = len(before) - end
+    if not 0 <= start <= end <= len(before) or len(after) - tail < start:
+        return None
+    if CR in before or CR in after:
+        return None
+    if not (after.startswith(before[:start]) and after.endswith(before[end:])):
+        return None
+    grown = after.count(LF, start, len(after) - tail) - before.count(LF, start, end)
+    return grown + _open_last_line(after) - _open_last_line(before)
+
+
+def _open_last_line(text: str) -> int:
+    """1 when ``text`` ends with a line that has no terminator, else 0."""
+    return 1 if text and not text.endswith(LF) else 0
+
+
 def ends_line(text: str, cr: bool | None = None) -> bool:
     """Whether ``text`` ends with a line terminator (a lone CR counts when it ends lines)."""
     if text.endswith(LF):
