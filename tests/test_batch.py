@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -22,8 +23,8 @@ from hypothesis import strategies as st
 from applydiff import batch
 from applydiff.batch import io as batch_io
 from applydiff.batch.cli import emit_batch
-from applydiff.batch.pool import Options, Pool
-from applydiff.batch.record import MAX_RECORD_BYTES, run_payload, sha256
+from applydiff.batch.pool import Options, Pool, Runner
+from applydiff.batch.record import MAX_RECORD_BYTES, Span, run_payload, sha256
 from applydiff.bench.batch_records import records as generated
 
 SR = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
@@ -471,3 +472,52 @@ def test_the_readme_records_are_what_the_batch_reads_and_writes():
     section = readme.split("### Many answers at once: `applydiff batch`")[1]
     given_, shown = (b.split("```")[0] for b in section.split("```json\n")[1:3])
     assert one(json.loads(given_)) == json.loads(shown)
+
+
+# -- a file's lines cross to the workers as places (Span) -------------------------------------
+def test_read_lines_spans_point_at_each_lines_bytes_past_blank_and_oversize_lines():
+    raw = b'{"id": 1}\r\n\n   \n' + b'{"id": "big", "x": "' + b"y" * 80 + b'"}\n{"id": "\xc3\xa9"}'
+    got = list(batch_io.read_lines(io.BytesIO(raw), limit=50, spans=True))
+    assert [type(g).__name__ for g in got] == ["Span", "Oversize", "Span"]
+    first, big, last = got
+    assert (first.offset, first.size, first.data) == (0, 9, b'{"id": 1}')
+    assert (big.size, big.rid) == (103, "big")
+    assert raw[last.offset : last.offset + last.size] == last.data == '{"id": "é"}'.encode()
+    # Pickled (sent to a worker), a span is its place only.
+    sent = pickle.loads(pickle.dumps(last))
+    assert (sent.offset, sent.size, sent.data) == (last.offset, last.size, None)
+
+
+def test_workers_read_a_files_records_themselves_and_give_what_one_process_gives(tmp_path):
+    src = tmp_path / "in.jsonl"
+    lines = [json.dumps(r, ensure_ascii=False) for r in mixed_records()]
+    src.write_bytes(("\r\n".join(lines[:30]) + "\n\n" + "\n".join(lines[30:])).encode())
+    local, pooled = tmp_path / "local.jsonl", tmp_path / "pooled.jsonl"
+    batch.run_file(str(src), str(local), workers=0)
+    summary = batch.run_file(str(src), str(pooled), workers=2)
+    assert pooled.read_bytes() == local.read_bytes()
+    assert summary.records == len(lines) and summary.ok == 45
+
+
+def test_a_span_of_a_file_cut_short_while_the_batch_ran_is_a_bad_record(tmp_path):
+    src = tmp_path / "in.jsonl"
+    line = json.dumps(rec("r9")).encode()
+    src.write_bytes(line + b"\n")
+    runner = Runner(Options(source=str(src)))
+    assert runner.run(0, Span(0, len(line)))["id"] == "r9"
+    src.write_bytes(line[:20])  # the file changed under the batch
+    out = runner.run(1, Span(0, len(line)))
+    runner.close()
+    assert codes(out) == ["bad_record"]
+    nowhere = Runner(Options()).run(2, Span(0, len(line)))
+    assert codes(nowhere) == ["bad_record"] and "not read" in nowhere["errors"][0]["message"]
+
+
+def mixed_records() -> list[dict[str, Any]]:
+    out = []
+    for i in range(60):
+        if i % 4 == 3:
+            out.append(rec(i, answer="junk", expected={}))
+        else:
+            out.append(rec(f"é{i}", expected={"a.py": AFTER}))
+    return out

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .record import MAX_RECORD_BYTES, Oversize, Payload, head_id, record_id
+from .record import MAX_RECORD_BYTES, Oversize, Payload, Span, head_id, record_id
 
 READ_BUFFER = 1024 * 1024
 PARQUET_BATCH = 256  # rows per Arrow batch read from a Parquet file
@@ -26,13 +26,20 @@ def is_parquet(path: str) -> bool:
     return path.lower().endswith((".parquet", ".pq"))
 
 
-def read_lines(stream: IO[bytes], limit: int = MAX_RECORD_BYTES) -> Iterator[Payload]:
-    """The records of a JSON Lines stream, one payload per non-blank line: the line's bytes,
-    or an :class:`Oversize` when it is longer than ``limit`` (read past, never held)."""
+def read_lines(
+    stream: IO[bytes], limit: int = MAX_RECORD_BYTES, *, spans: bool = False
+) -> Iterator[Payload]:
+    """The records of a JSON Lines stream, one payload per non-blank line: the line's bytes
+    (with ``spans``, a :class:`Span` of them: the stream is a regular file read from its
+    start), or an :class:`Oversize` when it is longer than ``limit`` (read past, never
+    held)."""
+    offset = 0  # where the line read next starts in the file
     while True:
         line = stream.readline(limit + 1)
         if not line:
             return
+        at = offset
+        offset += len(line)
         if len(line) > limit and not line.endswith(b"\n"):
             size = len(line)
             rid = head_id(line[:4096])
@@ -41,11 +48,12 @@ def read_lines(stream: IO[bytes], limit: int = MAX_RECORD_BYTES) -> Iterator[Pay
                 size += len(more)
                 if not more or more.endswith(b"\n"):
                     break
+            offset = at + size
             yield Oversize(size, rid)
             continue
         line = line.rstrip(b"\r\n")
         if line.strip():
-            yield line
+            yield Span(at, len(line), line) if spans else line
 
 
 def read_parquet(path: str) -> Iterator[Payload]:
@@ -64,9 +72,18 @@ def read_parquet(path: str) -> Iterator[Payload]:
         yield from batch.to_pylist()
 
 
+def pread_path(path: str) -> str | None:
+    """The absolute path of ``path`` when it is a regular JSON Lines file, whose lines workers
+    can read for themselves (see :class:`Span`); else None (stdin, a pipe, Parquet)."""
+    if path == "-" or is_parquet(path) or not os.path.isfile(path):
+        return None
+    return os.path.abspath(path)
+
+
 @contextmanager
-def opened_input(path: str) -> Iterator[Iterator[Payload]]:
-    """The records of ``path`` (``-``: stdin), JSON Lines or Parquet by its extension."""
+def opened_input(path: str, *, spans: bool = False) -> Iterator[Iterator[Payload]]:
+    """The records of ``path`` (``-``: stdin), JSON Lines or Parquet by its extension;
+    ``spans``: a regular file's lines as :class:`Span` payloads."""
     if path == "-":
         yield read_lines(sys.stdin.buffer)
         return
@@ -80,7 +97,7 @@ def opened_input(path: str) -> Iterator[Iterator[Payload]]:
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror or e}") from None
     with f:
-        yield read_lines(f)
+        yield read_lines(f, spans=spans and pread_path(path) is not None)
 
 
 def done_in(path: str) -> list[Any]:

@@ -35,7 +35,17 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, NamedTuple
 
-from .record import CRASH, TIMEOUT, Oversize, Payload, encode, error_record, record_id, run_payload
+from .record import (
+    CRASH,
+    TIMEOUT,
+    Oversize,
+    Payload,
+    Span,
+    encode,
+    error_record,
+    record_id,
+    run_payload,
+)
 
 
 class Line(NamedTuple):
@@ -70,14 +80,16 @@ MAX_ATTEMPTS = 3  # a record whose worker died this often without it being the o
 @dataclass(frozen=True)
 class Options:
     """How each record runs: file hashes instead of texts, the time limit in seconds (None:
-    none), output as JSON lines (``encode``), and the function that makes a record's output
+    none), output as JSON lines (``encode``), the function that makes a record's output
     (``apply``: a module-level function, so that workers can load it;
-    :func:`~applydiff.batch.record.run_payload` unless a caller scores records its own way)."""
+    :func:`~applydiff.batch.record.run_payload` unless a caller scores records its own way),
+    and the file that :class:`~applydiff.batch.record.Span` payloads lie in (``source``)."""
 
     hashes: bool = False
     timeout: float | None = None
     encode: bool = False
     apply: Callable[..., dict[str, Any]] = run_payload
+    source: str | None = None
 
 
 class _Timeout(BaseException):
@@ -104,6 +116,10 @@ def timeout_record(
 def _decoded(payload: Payload) -> Mapping[str, Any] | None:
     if isinstance(payload, Oversize):
         return {"id": payload.rid}
+    if isinstance(payload, Span):
+        if payload.data is None:
+            return None
+        payload = payload.data
     if not isinstance(payload, str | bytes):
         return payload
     try:
@@ -131,10 +147,29 @@ class Runner:
         )
         if self.alarm:
             signal.signal(signal.SIGALRM, _on_alarm)
+        self._source: int | None = None  # the descriptor of options.source, once opened
+
+    def close(self) -> None:
+        if self._source is not None:
+            os.close(self._source)
+            self._source = None
+
+    def _read(self, span: Span) -> Payload:
+        """The bytes of ``span``: those it carries, else read from the source file (a short
+        read, of a file cut while the batch ran, is not the record: a ``bad_record``)."""
+        if span.data is not None:
+            return span.data
+        if self._source is None:
+            if self.options.source is None:
+                return span  # nowhere to read it from: run_payload says so
+            self._source = os.open(self.options.source, os.O_RDONLY)
+        return os.pread(self._source, span.size, span.offset)
 
     def run(self, seq: int, payload: Payload) -> Out:
         """The record's output."""
         o = self.options
+        if isinstance(payload, Span):
+            payload = self._read(payload)
         if not self.alarm:
             out = o.apply(payload, hashes=o.hashes)
         else:
@@ -169,6 +204,7 @@ def _worker(conn: Connection, state: Any, options: Options) -> None:
     while True:
         msg = inbox.get()
         if msg is None:  # the end: say how much CPU this worker used
+            runner.close()
             with contextlib.suppress(OSError):
                 conn.send(("cpu", time.process_time()))
             return
@@ -295,7 +331,10 @@ class Pool:
                     break
                 chunk.append((seq, payload))
                 seq += 1
-                size += len(payload) if isinstance(payload, str | bytes) else 0
+                if isinstance(payload, str | bytes):
+                    size += len(payload)
+                elif isinstance(payload, Span):
+                    size += payload.size
             return chunk or None
 
         try:
@@ -421,6 +460,7 @@ def in_process(items: Iterable[Payload], options: Options) -> Iterator[tuple[int
         for seq, payload in enumerate(items):
             yield seq, runner.run(seq, payload)
     finally:
+        runner.close()
         if runner.alarm:  # the caller's handler back
             signal.signal(signal.SIGALRM, previous)
 

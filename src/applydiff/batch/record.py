@@ -235,18 +235,38 @@ class Oversize:
     rid: Any = None
 
 
-Payload = str | bytes | Mapping[str, Any] | Oversize
+class Span:
+    """An input line of a regular file: its bytes (``data``) in the process that read it,
+    and where they lie in the file. Pickled, a span keeps only its place: a worker reads the
+    line from the file itself (``os.pread``), so a record's bytes never cross a pipe."""
+
+    __slots__ = ("data", "offset", "size")
+
+    def __init__(self, offset: int, size: int, data: bytes | None = None) -> None:
+        self.offset = offset
+        self.size = size
+        self.data = data
+
+    def __reduce__(self) -> tuple[type[Span], tuple[int, int]]:
+        return Span, (self.offset, self.size)
+
+
+Payload = str | bytes | Mapping[str, Any] | Oversize | Span
 
 
 def run_payload(payload: Payload, *, hashes: bool = False) -> dict[str, Any]:
-    """The output record of one input: a JSON line (str or bytes), a decoded record, or an
-    :class:`Oversize` line. Bad input and an exception of the engine give an error record
-    (``crash``); this never raises an ``Exception``."""
+    """The output record of one input: a JSON line (str or bytes, or a :class:`Span` read),
+    a decoded record, or an :class:`Oversize` line. Bad input and an exception of the engine
+    give an error record (``crash``); this never raises an ``Exception``."""
     rid: Any = None
     expected = False
     if isinstance(payload, Oversize):
         return error_record(payload.rid, TOO_LARGE, OVERSIZE_MESSAGE, hashes=hashes)
     try:
+        if isinstance(payload, Span):
+            if payload.data is None:
+                raise BadRecord(BAD_RECORD, "the line was not read from the input file")
+            payload = payload.data
         if isinstance(payload, str | bytes):
             if len(payload) > MAX_RECORD_BYTES:
                 raw = payload[:4096]
