@@ -12,6 +12,7 @@ import json
 import os
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from applydiff.batch import run_file
 from applydiff.batch.io import read_lines
+from applydiff.batch.record import Oversize
 from applydiff.bench.batch_records import records
 
 try:
@@ -109,5 +111,71 @@ def test_byte_ranges_read_each_line_once_as_the_local_reader(parts, final, step)
     got = []
     for start in range(0, len(data), step):
         for table in ray_run.read_range(io.BytesIO(data), start, min(len(data), start + step)):
-            got += table.column("line").to_pylist()
+            for offset, size, head in zip(
+                *(table.column(c).to_pylist() for c in ("offset", "size", "head")), strict=True
+            ):
+                assert head is None
+                got.append(data[offset : offset + size])
     assert got == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([b'{"id": 1}', b"", b" \t", b"a\r\r", b"\r", b"x" * 25, b"y" * 9]),
+        max_size=10,
+    ),
+    st.booleans(),
+    st.integers(1, 40),
+    st.integers(1, 30),
+)
+def test_spans_in_small_chunks_with_a_small_limit_match_the_local_reader(
+    parts, final, step, chunk
+):
+    """Chunks smaller than a line and a limit of 20 bytes: lines cross chunks, CRs run across
+    chunk edges, and lines over the limit give their size and head as the local reader's
+    Oversize does; the applying side reads back each line's bytes from its span."""
+    data = b"\n".join(parts) + (b"\n" if final else b"")
+    want = [
+        (x.size, x.rid) if isinstance(x, Oversize) else x
+        for x in read_lines(io.BytesIO(data), limit=20)
+    ]
+    rows = []
+    with (
+        mock.patch.object(ray_run, "READ_BUFFER", chunk),
+        mock.patch.object(ray_run, "MAX_RECORD_BYTES", 20),
+    ):
+        for start in range(0, len(data), step):
+            end = min(len(data), start + step)
+            for table in ray_run.read_range(io.BytesIO(data), start, end):
+                rows += zip(*(table.column(c).to_pylist() for c in _SPAN_COLUMNS), strict=True)
+    for row in rows:
+        if row[3] is not None:
+            assert row[3] == data[row[1] : row[1] + ray_run.HEAD]  # the line's first bytes
+    got = [
+        (x.size, x.rid) if isinstance(x, Oversize) else x
+        for x in ray_run.read_lines_of([(_Bytes(data), "mem")], rows)
+    ]
+    assert got == want
+
+
+_SPAN_COLUMNS = ("file", "offset", "size", "head")
+
+
+class _Bytes:
+    """A filesystem of one in-memory file, for read_lines_of."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def open_input_file(self, path: str) -> _Bytes:
+        return self
+
+    def __enter__(self) -> _Bytes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def read_at(self, size: int, offset: int) -> bytes:
+        return self.data[offset : offset + size]

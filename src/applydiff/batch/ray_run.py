@@ -14,7 +14,10 @@ field for every path of every record, and one malformed line would fail the read
 giving its error record), and ``read_text`` reads a whole file at once and splits it with
 ``str.splitlines``, which also breaks lines at U+2028 and U+0085 inside JSON strings. Ours
 streams each range in pieces, splits at line feeds only, and skips a line over the size limit
-unread but for its id, as the local reader does.
+unread but for its id, as the local reader does. Its rows are the lines' places, not their
+bytes (as the local pool sends its workers): each applying task reads its batch's lines from
+the file itself, in one read per run of neighbouring lines, so the records never pass through
+Ray's object store.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import time
 from collections.abc import Iterator
 from typing import Any, cast
@@ -39,14 +43,18 @@ from .pool import HASH_SEED, Line, Options, Runner
 from .record import MAX_RECORD_BYTES, Oversize, head_id
 
 BATCH_SIZE = 256  # records per map_batches call
-# Reading and writing lines is light next to applying (100,000 records: 6 CPU-seconds to read,
-# 1 to write, 68 to apply): their tasks reserve no CPU, so that an applying task runs on every
-# CPU of the cluster (Ray Data does not fuse the read with map_batches here: with a CPU held
-# for reading, one applying task ran at a time on a 2-CPU cluster)...
+RUN_BYTES = 8 * 1024 * 1024  # neighbouring lines an applying task reads at once, at most
+# Bytes of input a read task finds the lines of (it reads no record: see _SPANS). Large, so
+# that the read operator streams blocks of places ahead of the applying tasks instead of
+# being scheduled again every few hundred records.
+BYTES_PER_READ = 256 * 1024 * 1024
+# Reading the places of lines and writing output lines is light next to applying (100,000
+# records: 1 CPU-second to read, 1 to write, 50 to apply): their tasks reserve no CPU, so that
+# an applying task runs on every CPU of the cluster...
 IO_CPUS = 0
-# ...and, reserving none, they are capped in number: one reader per this many CPUs (a reader
-# parses about 10,000 records a second, an applying CPU about 1,400; uncapped, Ray started a
-# reader per range at once and the machine thrashed).
+# ...and, reserving none, they are capped in number: one reader and one writer per this many
+# CPUs (uncapped, Ray starts a process for each read or write task at once and they take the
+# applying tasks' CPUs).
 CPUS_PER_READER = 8
 
 _SCHEMA = pa.schema(
@@ -59,69 +67,133 @@ _SCHEMA = pa.schema(
 )
 
 
-_LINES = pa.schema([("line", pa.large_binary()), ("oversize", pa.int64())])
+# A line of an input file, as the read tasks find it: where it is (``file``: its index in the
+# datasource's files), its length without the line feed and the CRs before it (``size``),
+# and, for a line over the size limit only, its first 4 KiB (``head``; ``size`` is then the
+# whole line's). The applying task reads the line itself, so records never pass through
+# Ray's object store: only these rows do.
+_SPANS = pa.schema(
+    [
+        ("file", pa.int32()),
+        ("offset", pa.int64()),
+        ("size", pa.int64()),
+        ("head", pa.large_binary()),
+    ]
+)
+HEAD = 4096
+_SOLID = re.compile(rb"\S")  # a line with one of these is not blank (bytes.strip's whitespace)
 
 
-def read_range(f: Any, start: int, end: int, rows_per_block: int = 256) -> Iterator[pa.Table]:
-    """The lines of the seekable file ``f`` that start in bytes ``[start, end)``, as tables of
-    ``line`` (bytes, ``\r`` and the line feed cut; for a line over the size limit, its first
-    4 KiB) and ``oversize`` (that line's size, else null); blank lines left out. A line belongs
-    to the range it starts in, so ranges that tile a file read each line once."""
-    lines: list[bytes] = []
-    sizes: list[int | None] = []
-
-    def add(line: bytes, size: int | None) -> None:
-        line = line.rstrip(b"\r")
-        if size is not None or line.strip():
-            lines.append(line)
-            sizes.append(size)
-
-    f.seek(max(0, start - 1))
-    data = f.read(READ_BUFFER) if start else b""
-    at = max(0, start - 1)  # the file offset of data[0]
-    if start:  # skip to the first line that starts at or after ``start``
-        while True:
-            cut = data.find(b"\n")
-            if cut >= 0:
-                at, data = at + cut + 1, data[cut + 1 :]
-                break
-            at += len(data)
-            data = f.read(READ_BUFFER)
-            if not data:
+def line_spans(f: Any, start: int, end: int) -> Iterator[tuple[int, int, bytes | None]]:
+    """(offset, size, head) of each line of the seekable file ``f`` that starts in bytes
+    ``[start, end)`` and is not blank: ``size`` without the line feed and the CRs before it,
+    ``head`` None; for a line over the size limit, ``size`` is its whole length and ``head``
+    its first 4 KiB. A line belongs to the range it starts in, so ranges that tile a file
+    read each line once. No line is held: each chunk is scanned for line feeds and let go."""
+    at = max(0, start - 1)  # the file offset of chunk[0]
+    f.seek(at)
+    chunk = f.read(READ_BUFFER)
+    k = 0  # where the current line goes on in chunk
+    if start:  # the first line that starts at or after ``start``: after a line feed
+        while (cut := chunk.find(b"\n")) < 0:
+            at += len(chunk)
+            chunk = f.read(READ_BUFFER)
+            if not chunk:
                 return
-    line_start = at
-    pending: list[bytes] = []  # the current line's pieces (its head only, once over the limit)
-    length = 0  # the current line's length so far
-    while line_start < end:
-        if not data:
-            data = f.read(READ_BUFFER)
-            if not data:
-                break
-        cut = data.find(b"\n")
-        piece, data = (data, b"") if cut < 0 else (data[:cut], data[cut + 1 :])
-        length += len(piece)
-        if length <= MAX_RECORD_BYTES:
-            pending.append(piece)
-        elif len(pending) != 1 or len(pending[0]) > 4096:
-            pending = [b"".join(pending)[:4096]]
+        k = cut + 1
+    line_at = at + k
+    length = crs = 0  # the line's bytes so far, and how many of the last are CRs
+    solid = False  # whether it has a byte that is not whitespace
+    while line_at < end:
+        if k >= len(chunk):
+            at += len(chunk)
+            chunk, k = f.read(READ_BUFFER), 0
+            if not chunk:  # the file ends: the last line had no line feed
+                if length > MAX_RECORD_BYTES:
+                    yield line_at, length, _head(f, line_at)
+                elif solid:
+                    yield line_at, length - crs, None
+                return
+        cut = chunk.find(b"\n", k)
+        stop = len(chunk) if cut < 0 else cut
+        if stop > k:
+            solid = solid or _SOLID.search(chunk, k, stop) is not None
+            back = stop
+            while back > k and chunk[back - 1] == 13:  # CRs at the piece's end
+                back -= 1
+            crs = crs + stop - k if back == k else stop - back
+            length += stop - k
         if cut < 0:
+            k = len(chunk)
             continue
         if length > MAX_RECORD_BYTES:
-            add(pending[0][:4096], length + 1)
-        else:
-            add(b"".join(pending), None)
-        line_start += length + 1
-        pending, length = [], 0
-        if len(lines) >= rows_per_block:
-            yield pa.table([lines, sizes], schema=_LINES)
-            lines, sizes = [], []
-    if pending and line_start < end:  # a last line without its line feed
-        if length > MAX_RECORD_BYTES:
-            add(pending[0][:4096], length)
-        else:
-            add(b"".join(pending), None)
-    if lines:
-        yield pa.table([lines, sizes], schema=_LINES)
+            yield line_at, length + 1, _head(f, line_at)
+        elif solid:
+            yield line_at, length - crs, None
+        k = cut + 1
+        line_at = at + k
+        length = crs = 0
+        solid = False
+
+
+def _head(f: Any, offset: int) -> bytes:
+    """The first 4 KiB of the line at ``offset`` (the file's position is kept)."""
+    here = f.tell()
+    f.seek(offset)
+    head = f.read(HEAD)
+    f.seek(here)
+    return head
+
+
+def read_range(
+    f: Any, start: int, end: int, file: int = 0, rows_per_block: int = 256
+) -> Iterator[pa.Table]:
+    """The lines of ``f`` that start in ``[start, end)`` (see :func:`line_spans`) as tables of
+    :data:`_SPANS` rows, ``file`` the file's index."""
+    rows: list[tuple[int, int, bytes | None]] = []
+    for span in line_spans(f, start, end):
+        rows.append(span)
+        if len(rows) >= rows_per_block:
+            yield _table(rows, file)
+            rows = []
+    if rows:
+        yield _table(rows, file)
+
+
+def _table(rows: list[tuple[int, int, bytes | None]], file: int) -> pa.Table:
+    offsets, sizes, heads = zip(*rows, strict=True)
+    return pa.table([[file] * len(rows), list(offsets), list(sizes), list(heads)], schema=_SPANS)
+
+
+def read_lines_of(
+    files: list[tuple[Any, str]], rows: list[tuple[int, int, int, bytes | None]]
+) -> list[Any]:
+    """The payloads of span rows (file, offset, size, head): each line's bytes, read from its
+    file in one read per run of neighbouring lines, or an :class:`Oversize` for a line over
+    the limit (never read)."""
+    out: list[Any] = [None] * len(rows)
+    i = 0
+    while i < len(rows):
+        file, offset, size, head = rows[i]
+        if head is not None:
+            out[i] = Oversize(size, head_id(head))
+            i += 1
+            continue
+        j = i + 1  # the run: the same file, lines in order, read at once (up to a limit)
+        while j < len(rows):
+            f2, o2, s2, h2 = rows[j]
+            if h2 is not None or f2 != file or o2 < offset or o2 + s2 - offset > RUN_BYTES:
+                break
+            j += 1
+        last = rows[j - 1]
+        filesystem, path = files[file]
+        with filesystem.open_input_file(path) as f:
+            data = f.read_at(last[1] + last[2] - offset, offset)
+        for k in range(i, j):
+            at = rows[k][1] - offset
+            out[k] = data[at : at + rows[k][2]]
+        i = j
+    return out
 
 
 class JsonLines(Datasource):
@@ -161,7 +233,7 @@ class JsonLines(Datasource):
         data_context: Any = None,
     ) -> list[ReadTask]:
         tasks = []
-        for filesystem, path, size in self.files:
+        for index, (filesystem, path, size) in enumerate(self.files):
             count = max(1, -(-size // self.bytes_per_task))
             step = -(-size // count)
             for k in range(count):
@@ -171,33 +243,35 @@ class JsonLines(Datasource):
                 meta = BlockMetadata(
                     num_rows=None, size_bytes=end - start, exec_stats=None, input_files=(path,)
                 )
-                tasks.append(ReadTask(functools.partial(_read, filesystem, path, start, end), meta))
+                read = functools.partial(_read, filesystem, path, start, end, index)
+                tasks.append(ReadTask(read, meta))
         return tasks
 
+    def sources(self) -> list[tuple[Any, str]]:
+        """(filesystem, path) of each file, by the index its span rows carry."""
+        return [(filesystem, path) for filesystem, path, _ in self.files]
 
-def _read(filesystem: Any, path: str, start: int, end: int) -> Iterator[pa.Table]:
+
+def _read(filesystem: Any, path: str, start: int, end: int, file: int) -> Iterator[pa.Table]:
     with filesystem.open_input_file(path) as f:
-        yield from read_range(f, start, end)
+        yield from read_range(f, start, end, file)
 
 
-def apply_batch(batch: pa.Table, options: Options, lines: bool) -> pa.Table:
-    """The map_batches function: input rows (of :class:`JsonLines`, or records when not
-    ``lines``: Parquet) to output lines, with what the summary counts."""
+def apply_batch(
+    batch: pa.Table, options: Options, files: list[tuple[Any, str]] | None = None
+) -> pa.Table:
+    """The map_batches function: input rows (span rows of :class:`JsonLines`, whose lines it
+    reads from ``files``; records when ``files`` is None: Parquet) to output lines, with what
+    the summary counts."""
     runner = Runner(options)
     out_lines: list[str] = []
     ok: list[bool] = []
     codes: list[str | None] = []
     exact: list[bool | None] = []
     payloads: list[Any]
-    if lines:
-        payloads = [
-            line if size is None else Oversize(size, head_id(line))
-            for line, size in zip(
-                batch.column("line").to_pylist(),
-                batch.column("oversize").to_pylist(),
-                strict=True,
-            )
-        ]
+    if files is not None:
+        columns = (batch.column(c).to_pylist() for c in ("file", "offset", "size", "head"))
+        payloads = read_lines_of(files, list(zip(*columns, strict=True)))
     else:
         payloads = batch.to_pylist()
     for payload in payloads:
@@ -262,27 +336,55 @@ def run(
     receives Ray Data's account of where the time went)."""
     connect(address)
     ctx = ray.data.DataContext.get_current()
+    saved = (
+        ctx.execution_options.preserve_order,
+        ctx.enable_progress_bars,
+        ctx.op_resource_reservation_enabled,
+    )
     ctx.execution_options.preserve_order = True
     ctx.enable_progress_bars = False
+    # Ray Data reserves a share of the CPUs for each operator; the reads and writes take none,
+    # and on a small cluster what was left kept the applying tasks to one at a time.
+    ctx.op_resource_reservation_enabled = False
+    try:
+        return _run(source, out, timeout=timeout, hashes=hashes, batch_size=batch_size, stats=stats)
+    finally:
+        (
+            ctx.execution_options.preserve_order,
+            ctx.enable_progress_bars,
+            ctx.op_resource_reservation_enabled,
+        ) = saved
+
+
+def _run(
+    source: str,
+    out: str,
+    *,
+    timeout: float | None,
+    hashes: bool,
+    batch_size: int,
+    stats: list[str] | None,
+) -> Summary:
     start = time.perf_counter()
     options = Options(hashes=hashes, timeout=timeout, encode=True)
     env = {"env_vars": {"PYTHONHASHSEED": HASH_SEED}}
-    readers = max(1, int(ray.cluster_resources().get("CPU", 1)) // CPUS_PER_READER)
+    readers = max(1, int(ray.cluster_resources().get("CPU", 1)) // CPUS_PER_READER)  # writers too
+    files = None
     if is_parquet(source):
         ds = ray.data.read_parquet(source, runtime_env=env, num_cpus=IO_CPUS, concurrency=readers)
     else:
-        ds = ray.data.read_datasource(
-            JsonLines(source), runtime_env=env, num_cpus=IO_CPUS, concurrency=readers
-        )
+        lines = JsonLines(source, bytes_per_task=BYTES_PER_READ)
+        files = lines.sources()
+        ds = ray.data.read_datasource(lines, runtime_env=env, num_cpus=IO_CPUS, concurrency=readers)
     ds = ds.map_batches(
         cast(Any, apply_batch),  # a batch and the keyword arguments below
-        fn_kwargs={"options": options, "lines": not is_parquet(source)},
+        fn_kwargs={"options": options, "files": files},
         batch_size=batch_size,
         batch_format="pyarrow",
         runtime_env=env,
     )
     sink = _LinesSink(out)
-    ds.write_datasink(sink, ray_remote_args={"num_cpus": IO_CPUS})
+    ds.write_datasink(sink, ray_remote_args={"num_cpus": IO_CPUS}, concurrency=readers)
     if stats is not None:
         stats.append(ds.stats())
     sink.summary.seconds = time.perf_counter() - start
