@@ -521,3 +521,14 @@ def mixed_records() -> list[dict[str, Any]]:
         else:
             out.append(rec(f"é{i}", expected={"a.py": AFTER}))
     return out
+
+
+def test_without_pread_a_files_records_go_to_the_workers_as_bytes(tmp_path, monkeypatch):
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(rec("r1")) + "\n")
+    assert batch_io.pread_path(str(src)) == str(src)
+    assert batch_io.pread_path("-") is None and batch_io.pread_path(str(tmp_path)) is None
+    monkeypatch.delattr(os, "pread")  # as on Windows
+    assert batch_io.pread_path(str(src)) is None
+    with batch_io.opened_input(str(src), spans=True) as records:
+        assert list(records) == [json.dumps(rec("r1")).encode()]

@@ -74,8 +74,9 @@ def read_parquet(path: str) -> Iterator[Payload]:
 
 def pread_path(path: str) -> str | None:
     """The absolute path of ``path`` when it is a regular JSON Lines file, whose lines workers
-    can read for themselves (see :class:`Span`); else None (stdin, a pipe, Parquet)."""
-    if path == "-" or is_parquet(path) or not os.path.isfile(path):
+    can read for themselves (see :class:`Span`); else None (stdin, a pipe, Parquet, or a
+    system without ``os.pread``: Windows)."""
+    if path == "-" or is_parquet(path) or not os.path.isfile(path) or not hasattr(os, "pread"):
         return None
     return os.path.abspath(path)
 
