@@ -503,14 +503,39 @@ def test_a_span_of_a_file_cut_short_while_the_batch_ran_is_a_bad_record(tmp_path
     src = tmp_path / "in.jsonl"
     line = json.dumps(rec("r9")).encode()
     src.write_bytes(line + b"\n")
-    runner = Runner(Options(source=str(src)))
-    assert runner.run(0, Span(0, len(line)))["id"] == "r9"
-    src.write_bytes(line[:20])  # the file changed under the batch
-    out = runner.run(1, Span(0, len(line)))
-    runner.close()
-    assert codes(out) == ["bad_record"]
+    with src.open("rb") as f:
+        source = batch_io.shared_source(f)
+        assert source is not None and source.path.startswith("/proc/")
+        runner = Runner(Options(source=source))
+        assert runner.run(0, Span(0, len(line)))["id"] == "r9"
+        os.truncate(src, 20)  # the file changed under the batch
+        out = runner.run(1, Span(0, len(line)))
+        runner.close()
+    assert codes(out) == ["bad_record"] and "cut short" in out["errors"][0]["message"]
     nowhere = Runner(Options()).run(2, Span(0, len(line)))
     assert codes(nowhere) == ["bad_record"] and "not read" in nowhere["errors"][0]["message"]
+
+
+def test_workers_read_the_file_the_batch_opened_even_when_its_path_changes(tmp_path):
+    """The workers open the parent's open file (/proc/PID/fd/N), not the path: a file
+    replaced or deleted after the batch opened it, or a /dev/fd/N path, is read right."""
+    inputs = [json.dumps(r, ensure_ascii=False) for r in mixed_records()]
+    want = list(batch.run(inputs, workers=0))
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(inputs) + "\n", encoding="utf-8")
+    with batch_io.opened_input(str(src), spans=True) as (records, source):
+        assert source is not None
+        src.rename(tmp_path / "moved.jsonl")
+        src.write_text(json.dumps(rec("impostor")) + "\n")  # a new file at the old path
+        (tmp_path / "moved.jsonl").unlink()
+        got = [out for _, out in Pool(2, Options(source=source)).map(records)]
+    assert got == want
+    with (tmp_path / "again.jsonl").open("w", encoding="utf-8") as f:
+        f.write("\n".join(inputs) + "\n")
+    with (tmp_path / "again.jsonl").open("rb") as f:
+        out = tmp_path / "out.jsonl"
+        batch.run_file(f"/dev/fd/{f.fileno()}", str(out), workers=2)
+    assert [json.loads(x) for x in out.read_text().split("\n")[:-1]] == want
 
 
 def mixed_records() -> list[dict[str, Any]]:
@@ -526,9 +551,7 @@ def mixed_records() -> list[dict[str, Any]]:
 def test_without_pread_a_files_records_go_to_the_workers_as_bytes(tmp_path, monkeypatch):
     src = tmp_path / "in.jsonl"
     src.write_text(json.dumps(rec("r1")) + "\n")
-    assert batch_io.pread_path(str(src)) == str(src)
-    assert batch_io.pread_path("-") is None and batch_io.pread_path(str(tmp_path)) is None
     monkeypatch.delattr(os, "pread")  # as on Windows
-    assert batch_io.pread_path(str(src)) is None
-    with batch_io.opened_input(str(src), spans=True) as records:
+    with batch_io.opened_input(str(src), spans=True) as (records, source):
+        assert source is None
         assert list(records) == [json.dumps(rec("r1")).encode()]

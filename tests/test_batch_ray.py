@@ -179,3 +179,12 @@ class _Bytes:
 
     def read_at(self, size: int, offset: int) -> bytes:
         return self.data[offset : offset + size]
+
+
+def test_rows_out_of_order_or_from_two_files_are_each_read_right():
+    """read_lines_of reads a run only over lines in file order: rows out of order, repeated
+    or of another file start a new read."""
+    a, b = _Bytes(b"aaaa\nbb\ncccccc\n"), _Bytes(b"xyz\n")
+    rows = [(0, 0, 4, None), (0, 8, 6, None), (0, 5, 2, None), (1, 0, 3, None), (0, 5, 2, None)]
+    got = ray_run.read_lines_of([(a, "a"), (b, "b")], rows)
+    assert got == [b"aaaa", b"cccccc", b"bb", b"xyz", b"bb"]

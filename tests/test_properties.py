@@ -159,7 +159,7 @@ def test_arbitrary_input_raises_only_edit_errors(text, old, new, hint, replace_a
         assert isinstance(out, str)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)  # a shared machine's load made it flaky
 @given(
     st.lists(CODE_LINES, min_size=3, max_size=25),
     st.integers(1, 12),

@@ -144,18 +144,18 @@ def run_file(
         if out is None or out == "-":
             raise io.InputError("--resume needs --out FILE: the output of the run to continue")
         done = io.done_in(out)
-    # A regular file's lines are read by the workers themselves: only their places cross the
-    # pipes (``Span``).
-    source_file = io.pread_path(source)
-    options = Options(hashes=hashes, timeout=timeout, encode=True, source=source_file)
+    options = Options(hashes=hashes, timeout=timeout, encode=True)
     summary = Summary()
     start = time.perf_counter()
     cpu_start = time.process_time()
     pools: list[Any] = []
+    # A regular file's lines are read by the workers themselves: only their places cross the
+    # pipes (``Span``).
     with (
-        io.opened_input(source, spans=source_file is not None) as records,
+        io.opened_input(source, spans=workers != 0) as (records, shared),
         io.opened_output(out, append=resume) as sink,
     ):
+        options = dataclasses.replace(options, source=shared)
         payloads = iter(records)
         if done:  # passed over here: the workers never see them
             summary.skipped = _skip_done(payloads, done, out)

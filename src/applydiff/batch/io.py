@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .record import MAX_RECORD_BYTES, Oversize, Payload, Span, head_id, record_id
+from .record import MAX_RECORD_BYTES, Oversize, Payload, Source, Span, head_id, record_id
 
 READ_BUFFER = 1024 * 1024
 PARQUET_BATCH = 256  # rows per Arrow batch read from a Parquet file
@@ -72,33 +73,50 @@ def read_parquet(path: str) -> Iterator[Payload]:
         yield from batch.to_pylist()
 
 
-def pread_path(path: str) -> str | None:
-    """The absolute path of ``path`` when it is a regular JSON Lines file, whose lines workers
-    can read for themselves (see :class:`Span`); else None (stdin, a pipe, Parquet, or a
-    system without ``os.pread``: Windows)."""
-    if path == "-" or is_parquet(path) or not os.path.isfile(path) or not hasattr(os, "pread"):
+def shared_source(f: IO[bytes]) -> Source | None:
+    """How worker processes can read the regular file this process has open as ``f`` (see
+    :class:`Span`): through ``/proc/PID/fd/N``, so that they read the very file this process
+    reads, whatever happens to its path meanwhile. None where they cannot (not a regular file,
+    no ``/proc``, no ``os.pread``: then the records go to them as bytes)."""
+    if not hasattr(os, "pread"):
         return None
-    return os.path.abspath(path)
+    try:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        source = Source(f"/proc/{os.getpid()}/fd/{f.fileno()}", st.st_dev, st.st_ino)
+        fd = os.open(source.path, os.O_RDONLY)
+    except (OSError, ValueError):
+        return None
+    try:
+        again = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return source if (again.st_dev, again.st_ino) == (st.st_dev, st.st_ino) else None
 
 
 @contextmanager
-def opened_input(path: str, *, spans: bool = False) -> Iterator[Iterator[Payload]]:
-    """The records of ``path`` (``-``: stdin), JSON Lines or Parquet by its extension;
-    ``spans``: a regular file's lines as :class:`Span` payloads."""
+def opened_input(
+    path: str, *, spans: bool = False
+) -> Iterator[tuple[Iterator[Payload], Source | None]]:
+    """The records of ``path`` (``-``: stdin), JSON Lines or Parquet by its extension; with
+    ``spans``, a regular file's lines as :class:`Span` payloads and where workers read them
+    (else None)."""
     if path == "-":
-        yield read_lines(sys.stdin.buffer)
+        yield read_lines(sys.stdin.buffer), None
         return
     if is_parquet(path):
         if not Path(path).is_file():
             raise InputError(f"{path}: no such file")
-        yield read_parquet(path)
+        yield read_parquet(path), None
         return
     try:
         f = open(path, "rb", buffering=READ_BUFFER)  # noqa: SIM115 (closed below)
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror or e}") from None
     with f:
-        yield read_lines(f, spans=spans and pread_path(path) is not None)
+        source = shared_source(f) if spans else None
+        yield read_lines(f, spans=source is not None), source
 
 
 def done_in(path: str) -> list[Any]:

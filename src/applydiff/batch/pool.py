@@ -36,10 +36,12 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, NamedTuple
 
 from .record import (
+    BAD_RECORD,
     CRASH,
     TIMEOUT,
     Oversize,
     Payload,
+    Source,
     Span,
     encode,
     error_record,
@@ -89,7 +91,7 @@ class Options:
     timeout: float | None = None
     encode: bool = False
     apply: Callable[..., dict[str, Any]] = run_payload
-    source: str | None = None
+    source: Source | None = None
 
 
 class _Timeout(BaseException):
@@ -154,22 +156,37 @@ class Runner:
             os.close(self._source)
             self._source = None
 
-    def _read(self, span: Span) -> Payload:
-        """The bytes of ``span``: those it carries, else read from the source file (a short
-        read, of a file cut while the batch ran, is not the record: a ``bad_record``)."""
+    def _read(self, span: Span) -> bytes | str:
+        """The bytes of ``span``: those it carries, else read from the source file; or why
+        they cannot be read (a file that is not the one the batch reads, or cut short)."""
         if span.data is not None:
             return span.data
-        if self._source is None:
-            if self.options.source is None:
-                return span  # nowhere to read it from: run_payload says so
-            self._source = os.open(self.options.source, os.O_RDONLY)
-        return os.pread(self._source, span.size, span.offset)
+        source = self.options.source
+        try:
+            if self._source is None:
+                if source is None:
+                    return "the line was not read from the input file"
+                fd = os.open(source.path, os.O_RDONLY)
+                st = os.fstat(fd)
+                if (st.st_dev, st.st_ino) != (source.device, source.inode):
+                    os.close(fd)
+                    return f"{source.path} is no longer the input file of the batch"
+                self._source = fd
+            data = os.pread(self._source, span.size, span.offset)
+        except OSError as e:
+            return f"cannot read the line from the input file: {e.strerror or e}"
+        if len(data) != span.size:
+            return "the input file was cut short while the batch ran"
+        return data
 
     def run(self, seq: int, payload: Payload) -> Out:
         """The record's output."""
         o = self.options
         if isinstance(payload, Span):
-            payload = self._read(payload)
+            got = self._read(payload)
+            if isinstance(got, str):  # the line cannot be read: why
+                return _out(error_record(None, BAD_RECORD, got, hashes=o.hashes), o.encode)
+            payload = got
         if not self.alarm:
             out = o.apply(payload, hashes=o.hashes)
         else:

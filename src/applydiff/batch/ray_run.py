@@ -179,16 +179,15 @@ def read_lines_of(
             out[i] = Oversize(size, head_id(head))
             i += 1
             continue
-        j = i + 1  # the run: the same file, lines in order, read at once (up to a limit)
+        j, end = i + 1, offset + size  # the run: one file, each line after the one before it
         while j < len(rows):
             f2, o2, s2, h2 = rows[j]
-            if h2 is not None or f2 != file or o2 < offset or o2 + s2 - offset > RUN_BYTES:
+            if h2 is not None or f2 != file or o2 < end or o2 + s2 - offset > RUN_BYTES:
                 break
-            j += 1
-        last = rows[j - 1]
+            j, end = j + 1, o2 + s2
         filesystem, path = files[file]
         with filesystem.open_input_file(path) as f:
-            data = f.read_at(last[1] + last[2] - offset, offset)
+            data = f.read_at(end - offset, offset)
         for k in range(i, j):
             at = rows[k][1] - offset
             out[k] = data[at : at + rows[k][2]]

@@ -251,6 +251,17 @@ class Span:
         return Span, (self.offset, self.size)
 
 
+@dataclass(frozen=True)
+class Source:
+    """The input file that :class:`Span` payloads lie in, as other processes open it: the
+    reading process's open file through ``/proc`` (the same file even when its path is
+    renamed or deleted meanwhile), with its device and inode, checked on opening."""
+
+    path: str
+    device: int
+    inode: int
+
+
 Payload = str | bytes | Mapping[str, Any] | Oversize | Span
 
 
