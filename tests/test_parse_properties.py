@@ -888,3 +888,20 @@ def test_a_fenced_search_block_without_a_space_is_not_a_lazy_snippet() -> None:
     # not count as another format's marker), leaving an unopened '>>>>>>> REPLACE'.
     text = "a.py\n```\n<<<<<<<SEARCH\n# ... existing code ...\n```\n=======\n>>>>>>> REPLACE\n```\n"
     assert parse(text) == [Replace("a.py", "# ... existing code ...\n```\n", "", origin=3)]
+
+
+_MARKER_WORDS = ["existing", "code", "Rest", "of", "the", "file", "...", "# ", "// ", "SAME"]
+_MARKER_WORDS += ["kept", "\u017fame", "KEEP", "remaining", "x", "as", "before", "<!--", "-->"]
+
+
+@settings(max_examples=500)
+@given(st.lists(st.lists(st.sampled_from(_MARKER_WORDS), max_size=8).map(" ".join), max_size=5))
+def test_the_lazy_snippet_prefilter_passes_every_fence_with_a_kept_marker(inner):
+    """The one-pass check a fence must pass before its lines are read as markers lets through
+    every fence that holds one ('ſame' included, which the regex's ignore-case reads as
+    'same')."""
+    from applydiff.formats import snippet
+    from applydiff.match.elision import is_strict_marker
+
+    if any(is_strict_marker(x) and snippet._KEPT_WORDS.search(x) for x in inner):
+        assert snippet._may_keep(inner)

@@ -44,6 +44,21 @@ _KEPT_WORDS = re.compile(
     r"\b(?:existing|unchanged|rest|remaining|as before|previous|original|omitted|same|kept|keep)\b",
     re.IGNORECASE,
 )
+# Each word of _KEPT_WORDS holds one of these: an ASCII fence without any is no lazy snippet,
+# found in one pass over its text instead of a regex per line (most fences hold SEARCH/REPLACE
+# blocks or whole files). Not ASCII: the regex decides (its ignore-case reads 'ſ' as 's').
+_KEPT_STEMS = ("existing", "unchanged", "rest", "remaining", "previous", "original", "omitted")
+_KEPT_STEMS += ("same", "kept", "keep", "before")
+
+
+def _may_keep(inner: list[str]) -> bool:
+    text = "\n".join(inner)
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return any(w in low for w in _KEPT_STEMS)
+
+
 _NOT_CODE = frozenset(("diff", "patch", "udiff", "markdown", "md", "text", "txt", "console"))
 
 
@@ -78,7 +93,9 @@ def parse_block(
     if end is None:
         return None
     inner = lines[i + 1 : end]
-    if not any(is_strict_marker(x) and _KEPT_WORDS.search(x) for x in inner):
+    if not _may_keep(inner) or not any(
+        is_strict_marker(x) and _KEPT_WORDS.search(x) for x in inner
+    ):
         return None
     if any(_OTHER_FORMATS.match(x.strip()) for x in inner):
         return None
