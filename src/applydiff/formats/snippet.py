@@ -47,8 +47,10 @@ _KEPT_WORDS = re.compile(
 # Each word of _KEPT_WORDS holds one of these: an ASCII fence without any is no lazy snippet,
 # found in one pass over its text instead of a regex per line (most fences hold SEARCH/REPLACE
 # blocks or whole files). Not ASCII: the regex decides (its ignore-case reads 'ſ' as 's').
-_KEPT_STEMS = ("existing", "unchanged", "rest", "remaining", "previous", "original", "omitted")
-_KEPT_STEMS += ("same", "kept", "keep", "before")
+_KEPT_STEMS = (
+    *("existing", "unchanged", "rest", "remaining", "previous", "original", "omitted"),
+    *("same", "kept", "keep", "before"),
+)
 
 
 def _may_keep(inner: list[str]) -> bool:
