@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from applydiff import batch
 from applydiff.batch import io as batch_io
 from applydiff.batch.cli import emit_batch
-from applydiff.batch.pool import Options, Pool, Runner
+from applydiff.batch.pool import Options, Pool, Runner, Unread
 from applydiff.batch.record import MAX_RECORD_BYTES, Span, run_payload, sha256
 from applydiff.bench.batch_records import records as generated
 
@@ -507,13 +507,26 @@ def test_a_span_of_a_file_cut_short_while_the_batch_ran_is_a_bad_record(tmp_path
         source = batch_io.shared_source(f)
         assert source is not None and source.path.startswith("/proc/")
         runner = Runner(Options(source=source))
-        assert runner.run(0, Span(0, len(line)))["id"] == "r9"
+        assert runner.run(0, Span(0, len(line)))["id"] == "r9"  # type: ignore[index]
         os.truncate(src, 20)  # the file changed under the batch
         out = runner.run(1, Span(0, len(line)))
         runner.close()
-    assert codes(out) == ["bad_record"] and "cut short" in out["errors"][0]["message"]
+    assert isinstance(out, Unread) and "cut short" in out.reason
     nowhere = Runner(Options()).run(2, Span(0, len(line)))
-    assert codes(nowhere) == ["bad_record"] and "not read" in nowhere["errors"][0]["message"]
+    assert isinstance(nowhere, Unread) and "not read" in nowhere.reason
+
+
+def test_a_line_the_workers_cannot_read_is_a_bad_record_with_its_id(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(rec(i, expected={})) + "\n" for i in range(5)))
+    with batch_io.opened_input(str(src), spans=True) as (records, source):
+        payloads = list(records)  # the parent has every line...
+        os.truncate(src, 0)  # ...and the workers find none
+        outs = [out for _, out in Pool(2, Options(source=source)).map(payloads)]
+    assert [(o["id"], codes(o), o["exact"]) for o in outs] == [
+        (i, ["bad_record"], False) for i in range(5)
+    ]
+    assert "cut short" in outs[0]["errors"][0]["message"]
 
 
 def test_workers_read_the_file_the_batch_opened_even_when_its_path_changes(tmp_path):

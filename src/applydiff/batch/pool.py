@@ -63,6 +63,13 @@ class Line(NamedTuple):
 Out = dict[str, Any] | Line  # a record, or its JSON line when the pool encodes
 
 
+class Unread(NamedTuple):
+    """What a worker answers for a :class:`~applydiff.batch.record.Span` it could not read:
+    why. The parent, which holds the line, makes the record's ``bad_record`` with its id."""
+
+    reason: str
+
+
 def _out(record: dict[str, Any], encoded: bool) -> Out:
     if not encoded:
         return record
@@ -139,6 +146,13 @@ def facts_of(payload: Payload) -> tuple[Any, bool]:
     return record_id(record), record.get("expected") is not None
 
 
+def unread_record(payload: Payload, unread: Unread, options: Options) -> Out:
+    """The ``bad_record`` of a line a worker could not read, with the id the payload holds."""
+    rid, expected = facts_of(payload)
+    out = error_record(rid, BAD_RECORD, unread.reason, expected=expected, hashes=options.hashes)
+    return _out(out, options.encode)
+
+
 class Runner:
     """Runs one record at a time under the options: skip, time limit, encoding."""
 
@@ -179,13 +193,13 @@ class Runner:
             return "the input file was cut short while the batch ran"
         return data
 
-    def run(self, seq: int, payload: Payload) -> Out:
-        """The record's output."""
+    def run(self, seq: int, payload: Payload) -> Out | Unread:
+        """The record's output (or why its line could not be read)."""
         o = self.options
         if isinstance(payload, Span):
             got = self._read(payload)
-            if isinstance(got, str):  # the line cannot be read: why
-                return _out(error_record(None, BAD_RECORD, got, hashes=o.hashes), o.encode)
+            if isinstance(got, str):
+                return Unread(got)
             payload = got
         if not self.alarm:
             out = o.apply(payload, hashes=o.hashes)
@@ -326,17 +340,17 @@ class Pool:
         """(position, output) for every item, in input order."""
         source = iter(items)
         exhausted = False
-        seq = 0
+        next_in = 0  # the position of the next item read
         done: dict[int, Out] = {}
         next_out = 0
         again: deque[list[tuple[int, Payload]]] = deque()  # chunks to run again, first
         window = self.workers * WINDOW_PER_WORKER * CHUNK
 
         def next_chunk() -> list[tuple[int, Payload]] | None:
-            nonlocal exhausted, seq
+            nonlocal exhausted, next_in
             if again:
                 return again.popleft()
-            if exhausted or seq - next_out >= window:
+            if exhausted or next_in - next_out >= window:
                 return None
             chunk: list[tuple[int, Payload]] = []
             size = 0
@@ -346,8 +360,8 @@ class Pool:
                 except StopIteration:
                     exhausted = True
                     break
-                chunk.append((seq, payload))
-                seq += 1
+                chunk.append((next_in, payload))
+                next_in += 1
                 if isinstance(payload, str | bytes):
                     size += len(payload)
                 elif isinstance(payload, Span):
@@ -388,8 +402,11 @@ class Pool:
                         except (EOFError, OSError):
                             outs = None
                         if outs is not None:
-                            done.update(outs)
-                            slot.chunks.popleft()
+                            sent = dict(slot.chunks.popleft())
+                            for at, out in outs:
+                                if isinstance(out, Unread):
+                                    out = unread_record(sent[at], out, self.options)
+                                done[at] = out
                             slot.served += 1
                             self.stillborn = 0
                             continue
@@ -475,7 +492,8 @@ def in_process(items: Iterable[Payload], options: Options) -> Iterator[tuple[int
     runner = Runner(options)
     try:
         for seq, payload in enumerate(items):
-            yield seq, runner.run(seq, payload)
+            out = runner.run(seq, payload)
+            yield seq, unread_record(payload, out, options) if isinstance(out, Unread) else out
     finally:
         runner.close()
         if runner.alarm:  # the caller's handler back
