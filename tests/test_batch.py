@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from applydiff import batch
 from applydiff.batch import io as batch_io
+from applydiff.batch import record as record_mod
 from applydiff.batch.cli import emit_batch
 from applydiff.batch.pool import Options, Pool, Runner, Unread
 from applydiff.batch.record import MAX_RECORD_BYTES, Span, run_payload, sha256
@@ -568,3 +569,52 @@ def test_without_pread_a_files_records_go_to_the_workers_as_bytes(tmp_path, monk
     with batch_io.opened_input(str(src), spans=True) as (records, source):
         assert source is None
         assert list(records) == [json.dumps(rec("r1")).encode()]
+
+
+# -- the record decoder (orjson where it accepts, else json) ----------------------------------
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON_VALUES, st.booleans(), st.booleans())
+def test_the_record_decoder_gives_what_json_gives(value, ascii_only, as_bytes):
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    line: Any = text.encode("utf-8", "surrogatepass") if as_bytes else text
+    assert repr(record_mod.loads(line)) == repr(json.loads(line))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"a": NaN, "b": -Infinity}',
+        b'{"n": 1180591620717411303424}',
+        b'{"s": "\\ud800"}',
+        b'{"a": 1, "a": 2}',
+        b'{"x": 1e400, "y": -0.0, "z": 1E2}',
+        b"\xef\xbb\xbf{}",
+        "\ufeff{}",
+        b'{"s": "\xff"}',
+        b'{"s": "a\nb"}',
+        b"[" * 3000 + b"]" * 3000,
+        b"{} x",
+    ],
+)
+def test_the_record_decoder_answers_or_fails_as_json_does(line):
+    try:
+        want: Any = repr(json.loads(line))
+    except (ValueError, RecursionError) as e:
+        with pytest.raises(type(e)) as got:
+            record_mod.loads(line)
+        assert str(got.value) == str(e)
+    else:
+        assert repr(record_mod.loads(line)) == want
