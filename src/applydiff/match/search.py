@@ -370,28 +370,21 @@ class Search:
 
     def loose_span(self, start: int, count: int) -> tuple[list[str], int] | None:
         """The window's lines in loose form (see ``normalize.loose``) and the position after
-        it, or None when the text ends first: a slice of a run read ahead (``read_run``) when
-        one holds the window, else read a line at a time (each line's form cached)."""
+        it, or None when the text ends first: a slice of a run of lines read ahead
+        (``read_run``), read now when none holds the window."""
         self.budget.lines(count)
+        if count <= 0:
+            return [], start
         run = self._runs.get(start)
-        if run is not None:
-            keys, ends, i = run
-            if i + count <= len(keys):
-                return keys[i : i + count], ends[i + count - 1]
-        n = self.doc.n
-        out = []
-        p = start
-        cache = self._loose
-        for _ in range(count):
-            if p >= n:
+        if run is None or run[2] + count > len(run[0]):
+            self.read_run(start, count)
+            run = self._runs.get(start)
+            if run is None:  # ``start`` is at the end of the text
                 return None
-            key = cache.get(p)
-            text, nxt = self.line(p)
-            if key is None:
-                key = cache[p] = loose(text)
-            out.append(key)
-            p = nxt
-        return out, p
+        keys, ends, i = run
+        if i + count > len(keys):
+            return None
+        return keys[i : i + count], ends[i + count - 1]
 
     def read_run(self, start: int, count: int) -> None:
         """Read the loose form of ``count`` lines from line start ``start`` (fewer at the end
