@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from applydiff.batch import run_file
 from applydiff.batch.io import read_lines
-from applydiff.batch.record import Oversize
+from applydiff.batch.record import HEAD_BYTES, Oversize
 from applydiff.bench.batch_records import records
 
 try:
@@ -129,9 +129,7 @@ def test_byte_ranges_read_each_line_once_as_the_local_reader(parts, final, step)
     st.integers(1, 40),
     st.integers(1, 30),
 )
-def test_spans_in_small_chunks_with_a_small_limit_match_the_local_reader(
-    parts, final, step, chunk
-):
+def test_spans_in_small_chunks_with_a_small_limit_match_the_local_reader(parts, final, step, chunk):
     """Chunks smaller than a line and a limit of 20 bytes: lines cross chunks, CRs run across
     chunk edges, and lines over the limit give their size and head as the local reader's
     Oversize does; the applying side reads back each line's bytes from its span."""
@@ -151,7 +149,7 @@ def test_spans_in_small_chunks_with_a_small_limit_match_the_local_reader(
                 rows += zip(*(table.column(c).to_pylist() for c in _SPAN_COLUMNS), strict=True)
     for row in rows:
         if row[3] is not None:
-            assert row[3] == data[row[1] : row[1] + ray_run.HEAD]  # the line's first bytes
+            assert row[3] == data[row[1] : row[1] + HEAD_BYTES]  # the line's first bytes
     got = [
         (x.size, x.rid) if isinstance(x, Oversize) else x
         for x in ray_run.read_lines_of([(_Bytes(data), "mem")], rows)

@@ -105,12 +105,8 @@ def line_growth(before: str, after: str, start: int, end: int) -> int | None:
     if not (after.startswith(before[:start]) and after.endswith(before[end:])):
         return None
     grown = after.count(LF, start, len(after) - tail) - before.count(LF, start, end)
-    return grown + _open_last_line(after) - _open_last_line(before)
-
-
-def _open_last_line(text: str) -> int:
-    """1 when ``text`` ends with a line that has no terminator, else 0."""
-    return 1 if text and not text.endswith(LF) else 0
+    # count_lines' last line without a terminator, on either side
+    return grown + (bool(after) and not ends_line(after)) - (bool(before) and not ends_line(before))
 
 
 def ends_line(text: str, cr: bool | None = None) -> bool:

@@ -13,7 +13,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .record import MAX_RECORD_BYTES, Oversize, Payload, Source, Span, head_id, record_id
+from .record import (
+    HEAD_BYTES,
+    MAX_RECORD_BYTES,
+    Oversize,
+    Payload,
+    Source,
+    Span,
+    head_id,
+    record_id,
+)
 
 READ_BUFFER = 1024 * 1024
 PARQUET_BATCH = 256  # rows per Arrow batch read from a Parquet file
@@ -43,7 +52,7 @@ def read_lines(
         offset += len(line)
         if len(line) > limit and not line.endswith(b"\n"):
             size = len(line)
-            rid = head_id(line[:4096])
+            rid = head_id(line[:HEAD_BYTES])
             while True:  # the rest of the line, in pieces
                 more = stream.readline(READ_BUFFER)
                 size += len(more)

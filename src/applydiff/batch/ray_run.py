@@ -40,7 +40,7 @@ from ray.data.datasource.file_datasink import BlockBasedFileDatasink
 from . import Summary
 from .io import READ_BUFFER, is_parquet
 from .pool import HASH_SEED, Line, Options, Runner
-from .record import MAX_RECORD_BYTES, Oversize, head_id
+from .record import HEAD_BYTES, MAX_RECORD_BYTES, Oversize, head_id
 
 BATCH_SIZE = 256  # records per map_batches call
 RUN_BYTES = 8 * 1024 * 1024  # neighbouring lines an applying task reads at once, at most
@@ -80,7 +80,6 @@ _SPANS = pa.schema(
         ("head", pa.large_binary()),
     ]
 )
-HEAD = 4096
 _SOLID = re.compile(rb"\S")  # a line with one of these is not blank (bytes.strip's whitespace)
 
 
@@ -140,7 +139,7 @@ def _head(f: Any, offset: int) -> bytes:
     """The first 4 KiB of the line at ``offset`` (the file's position is kept)."""
     here = f.tell()
     f.seek(offset)
-    head = f.read(HEAD)
+    head = f.read(HEAD_BYTES)
     f.seek(here)
     return head
 

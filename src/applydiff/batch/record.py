@@ -239,6 +239,7 @@ def apply_record(record: Mapping[str, Any], *, hashes: bool = False) -> dict[str
     return _applied(rid, files, answer, fmt, expected, hashes)
 
 
+HEAD_BYTES = 4096  # the first bytes of a line too large to read, which head_id reads
 # The id at the head of a line too large to read: ``{"id": "x"`` or ``{"id": 12``.
 _HEAD_ID = re.compile(rb'\A\s*\{\s*"id"\s*:\s*("(?:[^"\\]|\\.){0,1000}"|-?\d{1,30})\s*[,}]')
 
@@ -293,7 +294,7 @@ Payload = str | bytes | Mapping[str, Any] | Oversize | Span
 
 
 def run_payload(payload: Payload, *, hashes: bool = False) -> dict[str, Any]:
-    """The output record of one input: a JSON line (str or bytes, or a :class:`Span` read),
+    """The output record of one input: a JSON line (str or bytes, or a :class:`Span` holding it),
     a decoded record, or an :class:`Oversize` line. Bad input and an exception of the engine
     give an error record (``crash``); this never raises an ``Exception``."""
     rid: Any = None
@@ -301,13 +302,11 @@ def run_payload(payload: Payload, *, hashes: bool = False) -> dict[str, Any]:
     if isinstance(payload, Oversize):
         return error_record(payload.rid, TOO_LARGE, OVERSIZE_MESSAGE, hashes=hashes)
     try:
-        if isinstance(payload, Span):
-            if payload.data is None:
-                raise BadRecord(BAD_RECORD, "the line was not read from the input file")
+        if isinstance(payload, Span) and payload.data is not None:  # (a runner reads the rest)
             payload = payload.data
         if isinstance(payload, str | bytes):
             if len(payload) > MAX_RECORD_BYTES:
-                raw = payload[:4096]
+                raw = payload[:HEAD_BYTES]
                 rid = head_id(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
             record: Mapping[str, Any] = decode_line(payload)
         elif isinstance(payload, Mapping):
