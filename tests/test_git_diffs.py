@@ -16,30 +16,11 @@ import pytest
 from applydiff import Move, Replace, Workspace
 from applydiff.formats import parse
 from applydiff.formats.unified import unquote
+from git_repo import git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
-ENV = {
-    **os.environ,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@t",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@t",
-}
 Files = dict[str, bytes]
-
-
-def git(repo: Path, *args: str) -> str:
-    out = subprocess.run(
-        ["git", "-c", "core.quotepath=true", *args],
-        cwd=repo,
-        env=ENV,
-        capture_output=True,
-        check=True,
-    )
-    return out.stdout.decode("utf-8", "surrogateescape")
 
 
 def tree(root: Path, files: Files, executable: tuple[str, ...] = ()) -> Path:

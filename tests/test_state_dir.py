@@ -14,16 +14,8 @@ import pytest
 
 from applydiff import Replace, Workspace
 from applydiff.session import Session
+from git_repo import git
 
-ENV = {
-    **os.environ,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@t",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@t",
-}
 BLOCK = "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
 
 
@@ -116,22 +108,18 @@ def test_a_gitignore_that_is_a_link_is_refused_not_written_through(root, tmp_pat
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_git_sees_only_the_edited_file(root):
-    def git(*args: str) -> str:
-        out = subprocess.run(["git", *args], cwd=root, env=ENV, capture_output=True, check=True)
-        return out.stdout.decode()
-
-    git("init", "-q")
-    git("add", ".")
-    git("commit", "-q", "-m", "start")
+    git(root, "init", "-q")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "start")
     ws = cli_workspace(root)
     assert ws.apply([Replace("app.py", "x = 1", "x = 3")]).ok
     assert (root / ".applydiff" / "session.db").exists()  # the history, for undo
-    assert git("status", "--porcelain") == " M app.py\n"
-    git("add", ".")
-    assert git("diff", "--cached", "--name-only") == "app.py\n"
-    git("reset", "-q")
+    assert git(root, "status", "--porcelain") == " M app.py\n"
+    git(root, "add", ".")
+    assert git(root, "diff", "--cached", "--name-only") == "app.py\n"
+    git(root, "reset", "-q")
     assert ws.undo().ok
-    assert git("status", "--porcelain") == ""
+    assert git(root, "status", "--porcelain") == ""
 
 
 # -- undo of an added file removes the directories it leaves empty (issue 18, item 7) ----------
