@@ -508,12 +508,12 @@ def test_a_span_of_a_file_cut_short_while_the_batch_ran_is_a_bad_record(tmp_path
         source = batch_io.shared_source(f)
         assert source is not None and source.path.startswith("/proc/")
         runner = Runner(Options(source=source))
-        assert runner.run(0, Span(0, len(line)))["id"] == "r9"  # type: ignore[index]
+        assert runner.run(Span(0, len(line)))["id"] == "r9"  # type: ignore[index]
         os.truncate(src, 20)  # the file changed under the batch
-        out = runner.run(1, Span(0, len(line)))
+        out = runner.run(Span(0, len(line)))
         runner.close()
     assert isinstance(out, Unread) and "cut short" in out.reason
-    nowhere = Runner(Options()).run(2, Span(0, len(line)))
+    nowhere = Runner(Options()).run(Span(0, len(line)))
     assert isinstance(nowhere, Unread) and "not read" in nowhere.reason
 
 

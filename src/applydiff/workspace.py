@@ -40,7 +40,7 @@ from .errors import (
     EditError,
     MissingFile,
 )
-from .formats import parse
+from .formats import no_edit, parse
 from .ir import Anchored, Op, Replace, as_asked
 from .merge3 import merge3
 from .problems import Problem, listed
@@ -223,10 +223,7 @@ class Workspace(Store):
             except EditError as e:
                 return self._counted(Result(False, dry_run, errors=[Problem.of(e)]))
             if not ops:
-                empty = EditError(
-                    "the response holds no edit in any format applydiff reads",
-                    code=FORMAT_INVALID,
-                )
+                empty = no_edit("response")
                 return self._counted(Result(False, dry_run, errors=[Problem.of(empty)]))
         else:
             ops, refused = as_asked(response, reverse=opts.reverse, directory=opts.directory)

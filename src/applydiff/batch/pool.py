@@ -22,7 +22,6 @@ any size runs in memory bounded by the window, whatever the order records finish
 from __future__ import annotations
 
 import contextlib
-import json
 import multiprocessing
 import os
 import queue
@@ -45,6 +44,7 @@ from .record import (
     Span,
     encode,
     error_record,
+    loads,
     record_id,
     run_payload,
 )
@@ -132,7 +132,7 @@ def _decoded(payload: Payload) -> Mapping[str, Any] | None:
     if not isinstance(payload, str | bytes):
         return payload
     try:
-        value = json.loads(payload)
+        value = loads(payload)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
@@ -154,7 +154,7 @@ def unread_record(payload: Payload, unread: Unread, options: Options) -> Out:
 
 
 class Runner:
-    """Runs one record at a time under the options: skip, time limit, encoding."""
+    """Runs one record at a time under the options: reading its line, time limit, encoding."""
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -193,7 +193,7 @@ class Runner:
             return "the input file was cut short while the batch ran"
         return data
 
-    def run(self, seq: int, payload: Payload) -> Out | Unread:
+    def run(self, payload: Payload) -> Out | Unread:
         """The record's output (or why its line could not be read)."""
         o = self.options
         if isinstance(payload, Span):
@@ -243,7 +243,7 @@ def _worker(conn: Connection, state: Any, options: Options) -> None:
         for seq, payload in msg:
             state[1] = time.monotonic()
             state[0] = seq
-            outs.append((seq, runner.run(seq, payload)))
+            outs.append((seq, runner.run(payload)))
         state[0] = -1
         try:
             conn.send(outs)
@@ -492,7 +492,7 @@ def in_process(items: Iterable[Payload], options: Options) -> Iterator[tuple[int
     runner = Runner(options)
     try:
         for seq, payload in enumerate(items):
-            out = runner.run(seq, payload)
+            out = runner.run(payload)
             yield seq, unread_record(payload, out, options) if isinstance(out, Unread) else out
     finally:
         runner.close()

@@ -273,7 +273,7 @@ def apply_batch(
     else:
         payloads = batch.to_pylist()
     for payload in payloads:
-        out = runner.run(0, payload)
+        out = runner.run(payload)
         assert isinstance(out, Line)
         out_lines.append(out.text)
         ok.append(out.ok)

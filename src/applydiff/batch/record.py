@@ -31,13 +31,13 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from ..engine import apply_ops
-from ..errors import FORMAT_INVALID, PATH_DENIED, TOO_LARGE, EditError
-from ..formats import FORMATS, parse
+from ..errors import PATH_DENIED, TOO_LARGE, EditError
+from ..formats import FORMATS, no_edit, parse
 from ..ir import normalize_path
 from ..problems import Problem
 
@@ -220,11 +220,7 @@ def apply_record(record: Mapping[str, Any], *, hashes: bool = False) -> dict[str
         if "files" not in record or "answer" not in record:
             missing = [k for k in ("files", "answer") if k not in record]
             raise BadRecord(BAD_RECORD, f"the record has no {' or '.join(map(repr, missing))}", rid)
-        files = {
-            p: t
-            for p, t in _texts(record["files"], "files", rid, nulls=False).items()
-            if t is not None
-        }
+        files = cast(dict[str, str], _texts(record["files"], "files", rid, nulls=False))
         answer = _answer_text(record["answer"], rid)
         expected = _texts(record["expected"], "expected", rid, nulls=True) if has_expected else None
         size = _size(files, answer) + (_size(expected, "") if expected else 0)
@@ -347,10 +343,7 @@ def _applied(
         errors.append(Problem.of(e).to_dict())
     else:
         if not ops:
-            empty = EditError(
-                "the answer holds no edit in any format applydiff reads", code=FORMAT_INVALID
-            )
-            errors.append(Problem.of(empty).to_dict())
+            errors.append(Problem.of(no_edit("answer")).to_dict())
         else:
             cs = apply_ops(ops, files, key=_key)
             reports = [r.to_dict() for r in cs.reports]

@@ -8,10 +8,17 @@
 
 from __future__ import annotations
 
+from ..errors import FORMAT_INVALID, EditError
 from ..ir import Op, as_asked, write_conflicts
 from .detect import FORMATS, parse_text
 
-__all__ = ["FORMATS", "parse"]
+__all__ = ["FORMATS", "no_edit", "parse"]
+
+
+def no_edit(what: str) -> EditError:
+    """The error of a text (an ``answer``, a ``response``) that :func:`parse` found no edit
+    in."""
+    return EditError(f"the {what} holds no edit in any format applydiff reads", code=FORMAT_INVALID)
 
 
 def parse(
