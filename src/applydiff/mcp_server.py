@@ -40,7 +40,7 @@ from mcp.shared.message import SessionMessage
 
 from .errors import IO_ERROR, EditError
 from .prompts import tool_rules
-from .tools import ToolLayer, ToolResult, describe, tool_annotations, tool_keys
+from .tools import ToolLayer, ToolResult, tool_definitions
 from .tools.base_layer import tool_error
 from .tools.roots import RootedLayers, root_paths
 from .version import __version__
@@ -54,7 +54,8 @@ _NOT_FACTS = ("code", "message", "index", "path")
 
 
 class Served:
-    """What one server runs: its tools (name -> key), the layers, and the roots state."""
+    """What one server runs: its tools (as the catalogue declares them for MCP, made once),
+    the layers, and the roots state."""
 
     def __init__(
         self,
@@ -70,31 +71,21 @@ class Served:
 
         self.layers = RootedLayers(root, make)
         self.compat = compat
-        self.keys = {
-            describe(key)[0]: key
-            for key in tool_keys(self.layers.primary.mode, text_editor=text_editor, compat=compat)
-        }
+        defs = tool_definitions(
+            self.layers.primary.mode, "mcp", text_editor=text_editor, compat=compat
+        )
+        self.names = [d["name"] for d in defs]
+        self._tools = [types.Tool.model_validate(d) for d in defs]
         self.lock = threading.Lock()
         # Roots are asked for before the first call and after each list_changed notice.
         self.roots_stale = compat == "filesystem"
 
     def tools(self) -> list[types.Tool]:
-        out = []
-        for name, key in self.keys.items():
-            _, description, schema, _ = describe(key)
-            out.append(
-                types.Tool(
-                    name=name,
-                    description=description,
-                    input_schema=schema,
-                    annotations=types.ToolAnnotations.model_validate(tool_annotations(key)),
-                )
-            )
-        return out
+        return list(self._tools)
 
     def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        if name not in self.keys:
-            text = f"unknown tool {name!r}; this server has {', '.join(self.keys)}"
+        if name not in self.names:
+            text = f"unknown tool {name!r}; this server has {', '.join(self.names)}"
             return _refused(name, tool_error(text))
         with self.lock:
             answer = self.layers.handle_tool_call(name, arguments)
