@@ -220,22 +220,32 @@ def reverse_ops(ops: Sequence[Op]) -> list[Op]:
     show the file, an edit that would add lines with nothing to place them by) raises
     :class:`~applydiff.errors.FormatInvalid` naming its line: nothing is half reversed.
     """
-    problems = irreversible(ops)
+    script, problems = _reverse_script(ops)
     if problems:
         raise problems[min(problems)]
-    return _reversed_script(ops)
+    return script
 
 
-def _reversed_script(ops: Sequence[Op]) -> list[Op]:
-    """:func:`reverse_ops` for ops known to have a reverse each."""
-    groups: list[list[Op]] = []
-    for op in ops:
-        last = groups[-1][-1] if groups else None
+def _reverse_script(ops: Sequence[Op]) -> tuple[list[Op], dict[int, FormatInvalid]]:
+    """:func:`reverse_ops`'s script, each op reversed once, and the ops (by index) that have
+    no reverse, each with why (then the script is empty)."""
+    groups: list[list[int]] = []  # runs of edits of one path keep their order
+    reverses: list[Op] = []
+    refused: dict[int, FormatInvalid] = {}
+    for index, op in enumerate(ops):
+        try:
+            reverses.append(_reversed(op))
+        except FormatInvalid as e:
+            refused[index] = e
+            reverses.append(op)
+        last = ops[groups[-1][-1]] if groups else None
         if isinstance(op, Replace) and isinstance(last, Replace) and last.path == op.path:
-            groups[-1].append(op)
+            groups[-1].append(index)
         else:
-            groups.append([op])
-    return [_reversed(op) for group in reversed(groups) for op in group]
+            groups.append([index])
+    if refused:
+        return [], refused
+    return [reverses[i] for group in reversed(groups) for i in group], {}
 
 
 def as_asked(
@@ -244,24 +254,15 @@ def as_asked(
     """The ops as ``git apply``'s ``-R`` and ``--directory`` ask for them (reversed, then put
     under ``directory``), and nothing refused; or, when some op has no reverse, the ops as
     they are and those refused (by index, each with why): nothing is half reversed."""
-    refused = irreversible(ops) if reverse else {}
-    if refused:
-        return list(ops), refused
-    out = _reversed_script(ops) if reverse else list(ops)
+    out = list(ops)
+    if reverse:
+        script, refused = _reverse_script(ops)
+        if refused:
+            return out, refused
+        out = script
     if directory is not None:
         out = under_directory(out, directory)
     return out, {}
-
-
-def irreversible(ops: Sequence[Op]) -> dict[int, FormatInvalid]:
-    """The ops (by index) that have no reverse, each with why."""
-    out: dict[int, FormatInvalid] = {}
-    for index, op in enumerate(ops):
-        try:
-            _reversed(op)
-        except FormatInvalid as e:
-            out[index] = e
-    return out
 
 
 def _reversed(op: Op) -> Op:
