@@ -287,7 +287,7 @@ def _commit(root: Path, targets: list[Target]) -> list[int]:
                 entry["prune"] = t.prune
             made.append(0)
             if t.data is not None:
-                entry["temp"] = str(t.path.with_name(f".{t.path.name}.applydiff-{txid}.tmp"))
+                entry["temp"] = _temp_path(str(t.path), txid)
                 missing = []
                 d = str(t.path.parent)
                 while not dirs.exists(d):
@@ -388,7 +388,7 @@ def _undo_finish(
     try:
         for u in undo:
             target = u.entry["target"]
-            temp = _temp_of(target, journal)
+            temp = _temp_path(target, _txid_of(journal))
             entry: dict = {"target": target, "temp": None}
             if u.data is not None:
                 fd, name = dirs.at(temp, create=True)
@@ -452,11 +452,15 @@ def _undo_finish(
     raise CommitError(error, committed=False, restored=restored) from error
 
 
-def _temp_of(target: str, journal: Path) -> str:
-    txid = journal.name[len("journal-") : -len(".json")]
+def _temp_path(target: str, txid: str) -> str:
+    """Where commit ``txid`` writes ``target``'s new bytes before renaming them into place."""
     return os.path.join(
         os.path.dirname(target), f".{os.path.basename(target)}.applydiff-{txid}.tmp"
     )
+
+
+def _txid_of(journal: Path) -> str:
+    return journal.name[len("journal-") : -len(".json")]
 
 
 def _finish(record: dict, dirs: _Dirs, undo: list[_Undo] | None = None) -> None:
@@ -582,10 +586,7 @@ def _trusted(record: object, root: Path, txid: str) -> dict | None:
             return None
         if not _inside(os.path.dirname(target), top) or STATE_DIR in Path(target).parts:
             return None
-        name = os.path.basename(target)
-        if temp is not None and temp != os.path.join(
-            os.path.dirname(target), f".{name}.applydiff-{txid}.tmp"
-        ):
+        if temp is not None and temp != _temp_path(target, txid):
             return None
     if not all(isinstance(d, str) and os.path.isabs(d) and _inside(d, top) for d in dirs):
         return None
@@ -625,9 +626,8 @@ def _recover(root: Path, jdir: Path) -> int:
     with _Dirs(root) as dirs:
         for journal in sorted(jdir.glob("journal-*.json")):
             found += 1
-            txid = journal.name[len("journal-") : -len(".json")]
             try:
-                record = _trusted(json.loads(journal.read_bytes()), root, txid)
+                record = _trusted(json.loads(journal.read_bytes()), root, _txid_of(journal))
             except (OSError, ValueError, RecursionError):
                 record = None  # unreadable: nothing is acted on
             if record is not None and record["state"] == "committed":
