@@ -155,12 +155,7 @@ class Session:
         self.conversation = conversation or DEFAULT_CONVERSATION
         self._named = conversation  # None: the most recently active one, once there is a store
         self._prune = False  # a new conversation: forget the oldest once the store is open
-        try:
-            fsio.state_dir(self.root, create=False)
-        except (fsio.UnsafeState, NotADirectoryError) as e:
-            raise SessionError(f"{e.filename}: {e.strerror}") from None
-        except OSError as e:
-            raise SessionError(f"cannot open the session store {self.path}: {e}") from None
+        self._state_dir(create=False)
         # A root that has no store yet gets one only when something is recorded: reading
         # (status, an undo with nothing to undo) leaves the tree as it is.
         if in_memory or self.path.exists():
@@ -171,15 +166,20 @@ class Session:
         """Whether the store is on disk (something was recorded on this root)."""
         return self._db is not None or self.path.exists()
 
-    def _open(self, conversation: str | None = None, create: bool = False) -> None:
-        """Connect to the store (made, with the state directory, when ``create``)."""
+    def _state_dir(self, create: bool) -> None:
+        """The root's state directory checked (a link or a file in its place is refused),
+        and made when ``create``."""
         try:
-            if not self.in_memory:
-                fsio.state_dir(self.root, create=create)
+            fsio.state_dir(self.root, create=create)
         except (fsio.UnsafeState, NotADirectoryError) as e:
             raise SessionError(f"{e.filename}: {e.strerror}") from None
         except OSError as e:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None
+
+    def _open(self, conversation: str | None = None, create: bool = False) -> None:
+        """Connect to the store (made, with the state directory, when ``create``)."""
+        if not self.in_memory:
+            self._state_dir(create)
         try:
             where = ":memory:" if self.in_memory else self.path
             db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
