@@ -46,8 +46,7 @@ class RootedLayers:
         self.make = make
         first = make(Path(root))
         self.layers: dict[Path, ToolLayer] = {first.ws.root: first}
-        self.roots: list[Path] = [first.ws.root]
-        first.allowed = list(self.roots)
+        self.roots: list[Path] = [first.ws.root]  # (the layer allows its root already)
 
     @property
     def primary(self) -> ToolLayer:
