@@ -2,12 +2,15 @@
 ("// Add a new method to ImportMapReference", "# Update the handler to retry").
 
 The file does not have them, and a careful reader (or a fast-apply model) leaves them out of
-the merged file. A line is narration only when all of these hold, so that documentation is
-kept: it is a comment and nothing else, in the comment syntax of the file's language; the
-file does not have it; it stands right before or after lines the file does not have (the new
-code); and its words speak of a change, either in the past tense ("Added retry logic") or as
-an instruction that names a piece of code and how it changes ("Add a new method to Foo",
-"Update the handler to retry").
+the merged file. Position tells them first (issue 26; in snippets models wrote, every such
+comment above unchanged code was left out of the merged file, and most above new code were
+kept): a comment and nothing else, in the comment syntax of the file's language, that the
+file does not have, is narration when it stands right above code the file has unchanged and
+its words speak of a change (in the past tense, "Added retry logic"; as an instruction that
+names a piece of code, "Update the handler to retry"; or starting with a change verb); or
+when it ends the snippet after unchanged code with such words. Above or beside new code it
+documents that code and is kept, unless it labels it as the edit ("New method: ...",
+"Added: ...").
 """
 
 from __future__ import annotations
@@ -69,33 +72,65 @@ def is_narration(words: str) -> bool:
     return bool(_NARRATION.match(words))
 
 
+# A comment above code the file has unchanged that starts with one of these speaks of the
+# edit ("Update the handler", "Keep the existing check"): with its position, enough.
+_CHANGE_START = re.compile(rf"^(?:(?:{_CHANGE_VERB})(?:ed|ing|d)?|{_PAST_VERB}|new|existing|unchanged)\b", re.I)
+
+
+# A comment that labels the code after it as the edit ("New method: ...", "Added: ...",
+# "NEW:") is narration wherever it stands.
+_LABEL = re.compile(r"^(?:new|added|changed|updated|modified|fixed|removed)(?:\s+[\w-]+){0,2}\s*:", re.I)
+
+
 def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[str, list[str]]:
-    """``snippet`` without its narration lines (see the module's docstring), and a note for
-    each one left out. ``file_lines`` holds the file's lines, trailing whitespace stripped."""
+    """``snippet`` without its narration lines, and a note for each one left out.
+    ``file_lines`` holds the file's lines, trailing whitespace stripped.
+
+    Narration is told by position first (issue 26): a comment the file does not have, right
+    above code the file has unchanged, speaks of the edit when its words do (a change verb
+    at its start is enough); the same comment above or beside new code documents that code,
+    and stays."""
     lines = snippet.split("\n")
     marked = [is_marker(x) and x.rstrip() not in file_lines for x in lines]
 
-    def new_code(k: int) -> bool:
-        x = lines[k]
-        return bool(x.strip()) and not marked[k] and x.rstrip() not in file_lines
-
-    def beside_new_code(k: int, step: int) -> bool:
+    def code(k: int, step: int) -> int | None:
+        """The nearest line from ``k`` (by ``step``) that is neither blank nor a comment."""
         j = k + step
-        while 0 <= j < len(lines) and not lines[j].strip():
+        while 0 <= j < len(lines) and (
+            not lines[j].strip() or (not marked[j] and comment_text(lines[j], syntax) is not None)
+        ):
             j += step
-        return 0 <= j < len(lines) and new_code(j) and comment_text(lines[j], syntax) is None
+        return j if 0 <= j < len(lines) and not marked[j] else None
+
+    def unchanged(j: int | None) -> bool:
+        return j is not None and lines[j].rstrip() in file_lines
+
+    def new(j: int | None) -> bool:
+        return j is not None and lines[j].rstrip() not in file_lines
 
     kept: list[str] = []
     notes: list[str] = []
+    dropped_after_blank = False
     for k, line in enumerate(lines):
+        if dropped_after_blank and not line.strip():
+            dropped_after_blank = False
+            continue  # the blank line after a dropped comment that had one before it
+        dropped_after_blank = False
         words = comment_text(line, syntax)
-        if (
-            words is not None
-            and not marked[k]
-            and line.rstrip() not in file_lines
-            and is_narration(words)
-            and (beside_new_code(k, 1) or beside_new_code(k, -1))
+        if words is None or marked[k] or line.rstrip() in file_lines:
+            kept.append(line)
+            continue
+        below, above = code(k, 1), code(k, -1)
+        if (new(below) or (below is None and new(above))) and not _LABEL.match(words):
+            kept.append(line)  # it documents new code
+            continue
+        if _LABEL.match(words) or (
+            unchanged(below) and (is_narration(words) or _CHANGE_START.match(words))
         ):
+            notes.append(f"left out the narration comment {line.strip()!r}")
+            dropped_after_blank = bool(kept) and not kept[-1].strip()
+            continue
+        if below is None and is_narration(words):
             notes.append(f"left out the narration comment {line.strip()!r}")
             continue
         kept.append(line)

@@ -34,6 +34,7 @@ from .placing import Placement, Placing
 from .segments import bare_dots, has_markers, split_snippet
 from .shapes import exact_key
 from .stitch import assemble
+from .unshown import names_declared
 
 # Up to this many places of a segment's first (last) line, runs are measured by walking from
 # each; past it, by ``str.find`` in the coded keys (one file of one repeated line has it on
@@ -71,6 +72,7 @@ def merge_snippet(
     if not segments:
         raise NoMatch("the snippet holds only '... existing code ...' lines: no change to make")
     index = Index(bare, FEW, WALK, syntax_for(path) if path else None, outline)
+    declares = names_declared(x for s in segments for x in s.lines)
     placements: list[Placement] = []
     cursor = 0
     last = len(segments)
@@ -80,7 +82,9 @@ def merge_snippet(
         bottom = k == last and not trail and bool(bare) and last_key == exact_key(bare[-1])
         # No marker at all, and the file's own first and last lines: the whole file.
         whole = last == 1 and top and bottom
-        placed = place(Placing(seg, seg.name(k), index, cursor, False, top, bottom, whole))
+        placed = place(
+            Placing(seg, seg.name(k), index, cursor, False, top, bottom, whole, declares)
+        )
         placed.blank_after = seg.blank_after
         placements.append(placed)
         cursor = placed.end

@@ -20,6 +20,7 @@ from .blocks import closes_opened_block
 from .heads import Index
 from .placing import Placement, Placing
 from .retype import retyped_copy
+from .unshown import deletion_problem, unexplained_drops
 from .shapes import (
     OPENS,
     bracket_balance,
@@ -84,6 +85,7 @@ def checked_region(placing: Placing, p: int, q: int) -> Placement:
             lines=[p + 1],
             tier="lazy",
         )
+    no_unbounded_deletion(placing, sm, p, q)
     head = next((r for r in range(len(sk)) if same.get(r) != p + r), len(sk))
     tail = next((r for r in range(len(sk)) if same.get(len(sk) - 1 - r) != q - 1 - r), len(sk))
     weak = weak_or_thin(seg.lines[: max(head, 1)]) or (
@@ -111,6 +113,43 @@ def checked_region(placing: Placing, p: int, q: int) -> Placement:
             tier="lazy",
         )
     return placing.placement_from(p, q, same)
+
+
+def no_unbounded_deletion(placing: Placing, sm: difflib.SequenceMatcher, p: int, q: int) -> None:
+    """The deletion rule (``unshown``): a line the segment leaves out of file lines p..q goes
+    only when the segment shows lines on both sides of it in its block, or a changed copy of
+    it, and it declares no name that a kept line after it uses (one the snippet's lines
+    declare again is theirs)."""
+    name, lines, bare = placing.name, placing.seg.lines, placing.bare
+    swap = {"insert": "delete", "delete": "insert"}
+    ops = [(swap.get(t, t), b1, b2, a1, a2) for t, a1, a2, b1, b2 in sm.get_opcodes()]
+    region = bare[p:q]
+    dropped = unexplained_drops(region, lines, ops)
+    if not dropped:
+        return
+    gone = {p + r for r in dropped}
+    shown = [r for r in range(p, q) if bare[r].strip() and r not in gone]
+    end = scope_end(bare, q, region)
+    kept = [p + b for t, b1, b2, _, _ in ops if t == "equal" for b in range(b1, b2)]
+    problem = deletion_problem(bare, sorted(gone), shown, end, placing.declares, kept)
+    if problem is not None:
+        raise Ambiguous(
+            f"{name}: placed at file lines {p + 1}-{q}, it would delete lines it does not "
+            f"show: file {problem}. If those lines stay, put an '... existing code ...' "
+            "marker where they are; if they go, show the unchanged lines on both sides of them",
+            lines=[min(gone) + 1],
+            tier="lazy",
+        )
+
+
+def scope_end(bare: list[str], q: int, region: list[str]) -> int:
+    """The row after the file's lines past row ``q`` that are still in the scope of
+    ``region`` (up to the first line left of its leftmost line)."""
+    level = min((indent_of(x) for x in region if x.strip()), default=0)
+    end = q
+    while end < len(bare) and (not bare[end].strip() or indent_of(bare[end]) >= level):
+        end += 1
+    return end
 
 
 def _dropped(sm: difflib.SequenceMatcher, lines: list[str], bare: list[str], p: int) -> list[int]:

@@ -39,7 +39,8 @@ class Placing:
     """Segment ``seg`` (named ``name`` in refusals) being placed in the file that ``index``
     holds, below file row ``cursor``, its lines compared exactly or (``loose``) with all
     whitespace ignored. ``top`` / ``bottom``: no marker before (after) it and the file's own
-    first (last) line at its start (end); ``whole``: both, the snippet's only segment."""
+    first (last) line at its start (end); ``whole``: both, the snippet's only segment;
+    ``declares``: the names any line of the snippet declares (a deletion rule's check)."""
 
     seg: Segment
     name: str
@@ -49,6 +50,7 @@ class Placing:
     top: bool = False
     bottom: bool = False
     whole: bool = False
+    declares: frozenset[str] = frozenset()  # the names the snippet's lines declare
 
     @property
     def bare(self) -> list[str]:

@@ -1,0 +1,208 @@
+"""The deletion rule of lazy snippets (issue 26): a line of the file that the snippet does not
+show is deleted only when the snippet shows lines on both sides of it inside its block with no
+marker between (a header that opens the block, or a closer that ends it, bounds nothing), or
+when a changed copy of it takes its place; and never when it declares a name that a line kept
+after it still uses.
+
+``unexplained_drops`` finds what an alignment of a snippet's lines with the file's deletes
+without a changed copy in its stead; ``deletion_problem`` says why such a deletion is not
+sure (None when the rule allows it). Both the line merge and the merge by definitions ask it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+
+from .shapes import bracket_balance, closes_block, indent_of, looks_changed
+
+Opcode = tuple[str, int, int, int, int]
+
+# A line that opens a block its next lines are inside: a bracket left open, a Python or YAML
+# header, a shell keyword, an HTML start tag.
+_OPENS_AT_END = re.compile(r"(?::|\bthen|\bdo|=>|\\)\s*$")
+_START_TAG = re.compile(r"^\s*<([A-Za-z][\w.:-]*)\b[^>]*(?<!/)>\s*$")
+
+# What a line declares: a variable (``const x =``, ``let mut x``, ``x := ``, ``int x =``,
+# ``x = `` in Python), a function or a class. Attribute and index targets (``self.x =``,
+# ``a[0] =``) declare nothing.
+_DECLARES = (
+    re.compile(r"^\s*([A-Za-z_]\w*)\s*:\s*[\w.\[\], |]+=(?!=)"),  # Python's "x: int = 0"
+    re.compile(
+        r"^\s*(?:export\s+)?(?:const|let|var|val|auto|static|final|local|my|our)\s+"
+        r"(?:mut\s+|const\s+)?[\[{(]?\s*([A-Za-z_$][\w$]*)"
+    ),
+    re.compile(r"^\s*(?:[A-Za-z_][\w<>\[\],:*&\s]*\s+[*&]?)?([A-Za-z_$][\w$]*)\s*(?::=|=(?!=))"),
+    re.compile(
+        r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|fn|func|class|struct|enum|type)\s+"
+        r"([A-Za-z_$][\w$]*)"
+    ),
+)
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_KEYWORDS = frozenset(("return", "if", "else", "for", "while", "yield", "await", "throw"))
+
+
+def unexplained_drops(
+    old: Sequence[str], new: Sequence[str], opcodes: Iterable[Opcode]
+) -> list[int]:
+    """Rows of ``old`` (not blank) the alignment ``opcodes`` of old against new deletes with
+    no line of ``new`` in their stead that reads as a changed copy of them."""
+    out: list[int] = []
+    for tag, a1, a2, b1, b2 in opcodes:
+        if tag == "delete":
+            out += [a for a in range(a1, a2) if old[a].strip()]
+        elif tag == "replace":
+            out += [
+                a
+                for a in range(a1, a2)
+                if old[a].strip() and not any(looks_changed(new[b], old[a]) for b in range(b1, b2))
+            ]
+    return out
+
+
+def opens_block(line: str) -> bool:
+    """The line leaves a block open for the lines after it."""
+    s = line.rstrip()
+    return (
+        bracket_balance([s]) > 0
+        or bool(_OPENS_AT_END.search(s))
+        or bool(_START_TAG.match(s))
+    )
+
+
+_CONTROL = re.compile(
+    r"^(?:\}\s*)?(?:if|else|elif|elsif|for|foreach|while|do|switch|case|default|try|catch|"
+    r"except|finally|with|match|loop|unless|until|when|select|begin|rescue|ensure|return|"
+    r"yield|await|throw|raise|defer|go)\b"
+)
+_NAMED = re.compile(r"[A-Za-z_]")  # a bare "{" or "[" opens a literal, not a definition
+_PY_HEADER = re.compile(r"^(?:async\s+)?(?:def|class)\b|^[\w.-]+:$")
+
+
+def defines(line: str) -> bool:
+    """The line is the header of a definition (a function, a class, a rule, an element, a
+    mapping key), not of a statement's block (``if``, ``for``, ``try``) nor a call's or a
+    literal's brackets left open (``foo(``, ``[``, a key whose value follows)."""
+    s = line.strip()
+    if not _NAMED.search(s) or not opens_block(s) or _CONTROL.match(s):
+        return False
+    if _START_TAG.match(s):
+        return True
+    if s.endswith(":"):
+        return bool(_PY_HEADER.match(s))
+    return not s.endswith(("(", "[", ",", "\\")) and s[:1] not in "\"'`"
+
+
+# How far up a closer's opener is looked for.
+_OPENER_REACH = 4000
+
+
+def opener_of(bare: Sequence[str], closer: int) -> int | None:
+    """The row that opens the block ``bare[closer]`` ends: by brackets for a bracket, else
+    the nearest row above at its indentation or left of it."""
+    line = bare[closer]
+    level = indent_of(line)
+    balance = -bracket_balance([line])
+    for r in range(closer - 1, max(-1, closer - _OPENER_REACH), -1):
+        x = bare[r]
+        if not x.strip():
+            continue
+        if balance > 0:
+            balance -= bracket_balance([x])
+            if balance <= 0:
+                return r
+        elif indent_of(x) <= level:
+            return r
+    return None
+
+
+def deletion_problem(
+    bare: Sequence[str],
+    dropped: Sequence[int],
+    shown: Sequence[int],
+    after: int,
+    fresh: Collection[str] = (),
+    kept: Collection[int] | None = None,
+) -> str | None:
+    """Why deleting rows ``dropped`` of the file ``bare`` is not sure, or None. ``shown``:
+    the rows the snippet shows (kept, or changed in place), around them; ``after``: the end
+    of the scope whose lines may still use a name a dropped line declares; ``fresh``: the
+    names the snippet's new lines declare (a use of one of them is theirs); ``kept``: the
+    shown rows kept as they are (the rest of ``shown`` changed: their uses are the snippet's;
+    None: all)."""
+    same = set(shown if kept is None else kept)
+    gone = set(dropped)
+    runs: list[list[int]] = []
+    for r in sorted(gone):
+        if runs and all(r2 in gone or not bare[r2].strip() for r2 in range(runs[-1][-1] + 1, r)):
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    for run in runs:
+        above = max((r for r in shown if r < run[0]), default=None)
+        below = min((r for r in shown if r > run[-1]), default=None)
+        level = min(indent_of(bare[r]) for r in run)
+        quoted = bare[run[0]].strip()[:60]
+        if above is None or below is None:
+            return f"line {run[0] + 1} ({quoted!r}) is not shown on both sides"
+        head = bare[above]
+        if defines(head) and (indent_of(head) < level or opens_block(head)):
+            return (
+                f"line {run[0] + 1} ({quoted!r}) has only {head.strip()[:60]!r} above it, "
+                "the header of its definition: a header does not say the lines after it go"
+            )
+        tail = bare[below]
+        if indent_of(tail) <= level and bracket_balance([bare[r] for r in run]) <= 0:
+            opener = opener_of(bare, below) if closes_block(tail) else None
+            ends = opener is not None and opener < run[0] and defines(bare[opener])
+            if ends or (indent_of(tail) < level and defines(tail)):
+                return (
+                    f"line {run[0] + 1} ({quoted!r}) has only {tail.strip()[:60]!r} below "
+                    "it, where its definition ends: the end of a definition does not say "
+                    "the lines before it go"
+                )
+        used = _used_after(bare, run, sorted(r for r in same if r > run[-1]), after, fresh)
+        if used is not None:
+            name, row = used
+            return (
+                f"line {run[0] + 1} ({quoted!r}) declares {name!r}, which line "
+                f"{row + 1} kept after it still uses"
+            )
+    return None
+
+
+def declared(line: str) -> str | None:
+    """The name ``line`` declares, if it reads as a declaration (a line that goes on with a
+    comma is a named argument or a field of a literal: ``verbose = true,``)."""
+    if line.rstrip().endswith(","):
+        return None
+    for pattern in _DECLARES:
+        m = pattern.match(line)
+        if m and m.group(1) not in _KEYWORDS:
+            return m.group(1)
+    return None
+
+
+def names_declared(lines: Iterable[str]) -> frozenset[str]:
+    """The names ``lines`` declare."""
+    return frozenset(n for x in lines if (n := declared(x)) is not None)
+
+
+def _used_after(
+    bare: Sequence[str], run: list[int], kept: Sequence[int], after: int, fresh: Collection[str]
+) -> tuple[str, int] | None:
+    """A name a row of ``run`` declares and a kept row after it (``kept``, then the file up to
+    row ``after``) uses: the first such name and row."""
+    names = {n for r in run if (n := declared(bare[r])) is not None} - set(fresh)
+    if not names:
+        return None
+    rows = [*kept, *range(max(kept, default=run[-1]) + 1, after)]
+    for r in rows:
+        words = set(_WORD.findall(bare[r]))
+        hit = next((n for n in names if n in words), None)
+        if hit is not None:
+            return hit, r
+    return None
+
+
+__all__ = ["declared", "defines", "names_declared", "deletion_problem", "opens_block", "opener_of", "unexplained_drops"]
