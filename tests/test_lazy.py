@@ -136,10 +136,16 @@ def test_insertion_held_by_its_tail_only():
 
 
 def test_deletion_is_shown_by_the_context_around_it():
+    # Issue 26: a definition's header does not bound a deletion (the snippet may show only
+    # part of the definition); the line right after it is deleted when the snippet shows
+    # the definition's lines on both sides of it.
     snippet = lines(MARK, "def load(path):", "    with open(path) as f:", MARK)
-    new, result = merge(MODULE, snippet)
+    with pytest.raises(Ambiguous, match="header of its definition"):
+        merge(MODULE, snippet)
+    shown = MODULE.split('    print("debug: loading", path)\n')[1].split("\n\n")[0]
+    snippet = lines(MARK, "def load(path):", *shown.split("\n"), MARK)
+    new, _ = merge(MODULE, snippet)
     assert new == MODULE.replace('    print("debug: loading", path)\n', "")
-    assert stats(result) == (5, 7, 1.0, 1)
 
 
 def test_two_segments_keep_the_text_between_them():
@@ -877,7 +883,14 @@ def test_workspace_applies_a_fast_apply_tool_call(tmp_path):
         "arguments": {
             "target_file": "a.py",
             "instructions": "drop the debug print",
-            "code_edit": lines(MARK, "def load(path):", "    with open(path) as f:", MARK),
+            "code_edit": lines(
+                MARK,
+                "def load(path):",
+                "    with open(path) as f:",
+                "        data = f.read()",
+                "    return data",
+                MARK,
+            ),
         },
     }
     result = Workspace(tmp_path).apply(json.dumps(call))
@@ -920,7 +933,17 @@ def test_refused_lazy_edit_in_a_multi_file_response_writes_nothing(tmp_path):
     put(tmp_path, files)
     ops = [
         Replace("b.py", "y = 2", "y = 3"),
-        Lazy("a.py", lines(MARK, "def load(path):", "    with open(path) as f:", MARK)),
+        Lazy(
+            "a.py",
+            lines(
+                MARK,
+                "def load(path):",
+                "    with open(path) as f:",
+                "        data = f.read()",
+                "    return data",
+                MARK,
+            ),
+        ),
         Write("d.txt", "new\n"),
         Lazy("a.py", lines(MARK, "def nothing():", "    pass", MARK)),
         Lazy("c.txt", "keep\nmore\n"),

@@ -118,12 +118,12 @@ def test_run_case_outcomes() -> None:
 
 
 def test_engine_merge_passes_the_path() -> None:
-    # The path's extension picks the language: a Python file's narration comment is left
-    # out, so the engine saw the path.
+    # The path's extension picks the language: a Python file's narration comment (one that
+    # labels the change) is left out, so the engine saw the path.
     before = "".join(f"def f{k}():\n    return {k}\n\n\n" for k in range(3))
-    snippet = "# ... existing code ...\ndef f1():\n    # Update the function to return 10\n"
+    snippet = "# ... existing code ...\ndef f1():\n    # Updated: return 10 instead of 1\n"
     snippet += "    return 10\n# ... existing code ...\n"
     merged = engine_merge("pkg/mod.py", before, snippet)
-    assert "return 10" in merged and "Update the function" not in merged
+    assert "return 10" in merged and "Updated:" not in merged
     with pytest.raises(EditError):
         engine_merge("pkg/mod.py", before, "# ... existing code ...\nnot in the file\n")

@@ -409,6 +409,7 @@ class Service:
     SERVICE_PY.replace("import logging\n", "import logging\nimport time\n").replace(
         "        self.client.set(key, value)\n",
         "        self.client.set(key, value)\n\n"
+        "    # Add a retry helper method\n"
         "    def fetch_retry(self, key, tries=3):\n"
         "        for _ in range(tries):\n"
         "            value = self.fetch(key)\n"

@@ -536,8 +536,9 @@ class _Run:
             return EditReport(index, path, "create", None, 1.0, 1, max(1, op.snippet.count("\n")))
         text = self.existing(op, path, "edit")
         new_text, merged = merge_lazy(path, text, op.snippet, keep_narration=self.keep_narration)
-        # The tier: "lazy" placed by lines, "structure" by definitions.
-        tier = "lazy" if merged.how == "lines" else "structure"
+        # The tier: "lazy" placed by lines, "structure" by definitions, "diff" read as hunks
+        # (a snippet written with +/- marks).
+        tier = "lazy" if merged.how == "lines" else merged.how
         report = EditReport(
             index,
             path,

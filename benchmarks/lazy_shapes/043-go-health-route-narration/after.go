@@ -38,7 +38,6 @@ func (s *Server) Routes() http.Handler {
 	r.Get("/products", s.listProducts)
 	r.Get("/products/{id}", s.getProduct)
 	r.Post("/orders", s.createOrder)
-	// Register the new health check endpoint
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

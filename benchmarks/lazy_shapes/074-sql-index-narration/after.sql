@@ -30,7 +30,6 @@ CREATE TABLE order_lines (
 
 CREATE INDEX orders_customer_id_idx ON orders (customer_id);
 CREATE INDEX order_lines_order_id_idx ON order_lines (order_id);
--- Add a new index for status lookups
 CREATE INDEX orders_status_created_at_idx ON orders (status, created_at);
 
 CREATE OR REPLACE FUNCTION recompute_order_totals() RETURNS TRIGGER AS $$

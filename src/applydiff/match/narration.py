@@ -10,7 +10,9 @@ its words speak of a change (in the past tense, "Added retry logic"; as an instr
 names a piece of code, "Update the handler to retry"; or starting with a change verb); or
 when it ends the snippet after unchanged code with such words. Above or beside new code it
 documents that code and is kept, unless it labels it as the edit ("New method: ...",
-"Added: ...").
+"Added: ...") or speaks of the change in words that compare with the file's previous
+version ("Add a new method to Foo", "Added error handling for the new endpoint"): those
+narrate the diff, not the code.
 """
 
 from __future__ import annotations
@@ -74,12 +76,36 @@ def is_narration(words: str) -> bool:
 
 # A comment above code the file has unchanged that starts with one of these speaks of the
 # edit ("Update the handler", "Keep the existing check"): with its position, enough.
-_CHANGE_START = re.compile(rf"^(?:(?:{_CHANGE_VERB})(?:ed|ing|d)?|{_PAST_VERB}|new|existing|unchanged)\b", re.I)
+_CHANGE_START = re.compile(
+    r"^(?:(?:add|update|change|modify|remove|delete|replace|insert|refactor|rename|move|"
+    r"implement|extend|introduce|adjust|fix)(?:ed|ing|d)?|new|existing|unchanged)\b",
+    re.I,
+)
+_WORDS = re.compile(r"\w+")
 
 
 # A comment that labels the code after it as the edit ("New method: ...", "Added: ...",
 # "NEW:") is narration wherever it stands.
-_LABEL = re.compile(r"^(?:new|added|changed|updated|modified|fixed|removed)(?:\s+[\w-]+){0,2}\s*:", re.I)
+_LABEL = re.compile(
+    r"^(?:new|added|changed|updated|modified|fixed|removed)(?:\s+[\w-]+){0,2}\s*:", re.I
+)
+
+
+# Words that speak of the file's previous version: "the new endpoint", "the existing check",
+# "now", "instead". Code's own documentation does not compare it with an older file.
+_RELATIVE = re.compile(
+    r"\b(?:new|existing|now|instead|anymore|no\s+longer|previously|original)\b", re.I
+)
+
+
+def _edit_relative(words: str) -> bool:
+    """A comment above new code that still narrates: it labels the code as the edit, or
+    speaks of the change in words that compare with the file's previous version."""
+    return bool(_LABEL.match(words)) or (is_narration(words) and bool(_RELATIVE.search(words)))
+
+
+def _opening(words: str) -> tuple[str, ...]:
+    return tuple(_WORDS.findall(words.lower())[:3])
 
 
 def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[str, list[str]]:
@@ -92,6 +118,9 @@ def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[
     and stays."""
     lines = snippet.split("\n")
     marked = [is_marker(x) and x.rstrip() not in file_lines for x in lines]
+    # How the file's comments begin: a comment that begins as one of them does is that
+    # comment changed, not narration.
+    openings = {_opening(w) for x in file_lines if (w := comment_text(x, syntax)) is not None and w}
 
     def code(k: int, step: int) -> int | None:
         """The nearest line from ``k`` (by ``step``) that is neither blank nor a comment."""
@@ -117,21 +146,21 @@ def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[
             continue  # the blank line after a dropped comment that had one before it
         dropped_after_blank = False
         words = comment_text(line, syntax)
-        if words is None or marked[k] or line.rstrip() in file_lines:
+        if words is None or marked[k] or line.rstrip() in file_lines or _opening(words) in openings:
             kept.append(line)
             continue
         below, above = code(k, 1), code(k, -1)
-        if (new(below) or (below is None and new(above))) and not _LABEL.match(words):
-            kept.append(line)  # it documents new code
-            continue
-        if _LABEL.match(words) or (
-            unchanged(below) and (is_narration(words) or _CHANGE_START.match(words))
-        ):
+        if new(below) or (below is None and new(above)):
+            narrates = _edit_relative(words)  # else it documents the new code
+        elif unchanged(below):
+            narrates = bool(
+                _LABEL.match(words) or is_narration(words) or _CHANGE_START.match(words)
+            )
+        else:
+            narrates = bool(_LABEL.match(words) or is_narration(words))
+        if narrates:
             notes.append(f"left out the narration comment {line.strip()!r}")
             dropped_after_blank = bool(kept) and not kept[-1].strip()
-            continue
-        if below is None and is_narration(words):
-            notes.append(f"left out the narration comment {line.strip()!r}")
             continue
         kept.append(line)
     return "\n".join(kept), notes

@@ -194,6 +194,12 @@ class Outline:
         row = self.opened(line)
         return row[0].close if row else None
 
+    def bracket_close(self, line: int) -> int | None:
+        """Where the outermost bracket (not an indented body) opened on ``line`` and left
+        open closes: the end of a statement over several lines (``import {`` ... ``}``)."""
+        row = [b for b in self.opened(line) if b.kind in ("{", "(", "[")]
+        return row[0].close if row else None
+
     def enclosing(self, line: int) -> Block | None:
         """The innermost multi-line block that holds ``line`` strictly inside it."""
         best: Block | None = None

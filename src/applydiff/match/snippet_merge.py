@@ -14,12 +14,12 @@ merge is the one measured on the largest corpora.
 from __future__ import annotations
 
 import gc
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import Ambiguous, FormatInvalid, NoMatch
+from ..errors import Ambiguous, NoMatch
 from ..text import split_lines
+from .diff_snippet import diff_marked, merge_diff_snippet
 from .elision import is_marker
 from .lazy import has_markers, merge_snippet
 from .narration import drop_narration
@@ -33,8 +33,9 @@ STRUCTURE_CONFIDENCE = 0.9
 
 @dataclass(frozen=True)
 class SnippetMerge:
-    """How a snippet was merged: by ``lines`` or by ``structure``, the 1-based lines of the
-    file it touched, its confidence, and notes (narration left out)."""
+    """How a snippet was merged: by ``lines``, by ``structure``, or as a ``diff`` (a snippet
+    written with +/- marks), the 1-based lines of the file it touched, its confidence, and
+    notes (narration left out)."""
 
     how: str
     start_line: int
@@ -67,7 +68,12 @@ def _merge_lazy(
     notes: list[str] = []
     # The file's lines, split once (for narration, the outline and the markerless check).
     bare = [x.rstrip("\r\n") for x in split_lines(text)]
-    no_diff_prefixes(snippet, bare)
+    if diff_marked(snippet, bare):
+        # Written with a diff's +/- marks: read as hunks, never written with the marks.
+        done = merge_diff_snippet(text, snippet)
+        note = "read the snippet's '+' and '-' lines as a diff's added and removed lines"
+        how = SnippetMerge("diff", done.start_line, done.end_line, done.confidence, (note,))
+        return done.text, how
     if syntax is not None and not keep_narration:
         snippet, notes = drop_narration(snippet, {x.rstrip() for x in bare}, syntax)
 
@@ -113,32 +119,6 @@ def _merge_lazy(
     return merged, SnippetMerge(
         "structure", placed.first_line, placed.last_line, STRUCTURE_CONFIDENCE, tuple(notes)
     )
-
-
-# A line a diff marks as added or removed: one "+" or "-" at the very start (not "--", a Lua
-# or SQL comment, nor "->", "++", "+=").
-_DIFF_MARK = re.compile(r"^[+-](?![-+>=])")
-
-
-def no_diff_prefixes(snippet: str, bare: list[str]) -> None:
-    """A lazy snippet whose lines start with a diff's ``+`` or ``-`` (models mix the two forms)
-    is refused: merged as it stands, the marks would be written into the file. Only a mark
-    that no line of the file starts with counts (a Markdown or YAML list starts with "-")."""
-    marks = {x[0] for x in bare if _DIFF_MARK.match(x)}
-    found = [
-        (k, x)
-        for k, x in enumerate(snippet.split("\n"), 1)
-        if _DIFF_MARK.match(x) and x[0] not in marks
-    ]
-    if found:
-        shown = ", ".join(str(k) for k, _ in found[:5])
-        raise FormatInvalid(
-            f"the snippet's line{'s' if len(found) > 1 else ''} {shown} start with "
-            f"{found[0][1][0]!r} as a diff's added or removed lines do, which no line of the "
-            "file does: write the lazy snippet as the code should read, without '+' or '-' "
-            "marks, or send the change as a unified diff",
-            line=found[0][0],
-        )
 
 
 def _imports_then_rest(snippet: str, syntax: Syntax) -> tuple[str, str] | None:

@@ -34,7 +34,7 @@ from .placing import Placement, Placing
 from .segments import bare_dots, has_markers, split_snippet
 from .shapes import exact_key
 from .stitch import assemble
-from .unshown import names_declared
+from .unshown import names_declared, partial_by_nature
 
 # Up to this many places of a segment's first (last) line, runs are measured by walking from
 # each; past it, by ``str.find`` in the coded keys (one file of one repeated line has it on
@@ -71,8 +71,10 @@ def merge_snippet(
     segments, lead, trail = split_snippet(snippet, dots)
     if not segments:
         raise NoMatch("the snippet holds only '... existing code ...' lines: no change to make")
-    index = Index(bare, FEW, WALK, syntax_for(path) if path else None, outline)
+    syntax = syntax_for(path) if path else None
+    index = Index(bare, FEW, WALK, syntax, outline)
     declares = names_declared(x for s in segments for x in s.lines)
+    rewrite = (lead or trail or len(segments) > 1) and not partial_by_nature(syntax)
     placements: list[Placement] = []
     cursor = 0
     last = len(segments)
@@ -83,7 +85,7 @@ def merge_snippet(
         # No marker at all, and the file's own first and last lines: the whole file.
         whole = last == 1 and top and bottom
         placed = place(
-            Placing(seg, seg.name(k), index, cursor, False, top, bottom, whole, declares)
+            Placing(seg, seg.name(k), index, cursor, False, top, bottom, whole, declares, rewrite)
         )
         placed.blank_after = seg.blank_after
         placements.append(placed)

@@ -20,7 +20,6 @@ from .blocks import closes_opened_block
 from .heads import Index
 from .placing import Placement, Placing
 from .retype import retyped_copy
-from .unshown import deletion_problem, unexplained_drops
 from .shapes import (
     OPENS,
     bracket_balance,
@@ -30,6 +29,7 @@ from .shapes import (
     looks_changed,
     weak_or_thin,
 )
+from .unshown import deletion_problem, unexplained_drops
 
 # A region may delete at most this many lines the segment does not show, or twice the
 # segment's length if more: past that, a marker was likely forgotten.
@@ -124,14 +124,23 @@ def no_unbounded_deletion(placing: Placing, sm: difflib.SequenceMatcher, p: int,
     swap = {"insert": "delete", "delete": "insert"}
     ops = [(swap.get(t, t), b1, b2, a1, a2) for t, a1, a2, b1, b2 in sm.get_opcodes()]
     region = bare[p:q]
-    dropped = unexplained_drops(region, lines, ops)
+    dropped, replaced = unexplained_drops(region, lines, ops)
     if not dropped:
         return
     gone = {p + r for r in dropped}
     shown = [r for r in range(p, q) if bare[r].strip() and r not in gone]
     end = scope_end(bare, q, region)
     kept = [p + b for t, b1, b2, _, _ in ops if t == "equal" for b in range(b1, b2)]
-    problem = deletion_problem(bare, sorted(gone), shown, end, placing.declares, kept)
+    problem = deletion_problem(
+        bare,
+        sorted(gone),
+        shown,
+        end,
+        placing.declares,
+        kept,
+        {p + r for r in replaced},
+        placing.rewrite,
+    )
     if problem is not None:
         raise Ambiguous(
             f"{name}: placed at file lines {p + 1}-{q}, it would delete lines it does not "

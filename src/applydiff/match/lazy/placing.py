@@ -40,7 +40,10 @@ class Placing:
     holds, below file row ``cursor``, its lines compared exactly or (``loose``) with all
     whitespace ignored. ``top`` / ``bottom``: no marker before (after) it and the file's own
     first (last) line at its start (end); ``whole``: both, the snippet's only segment;
-    ``declares``: the names any line of the snippet declares (a deletion rule's check)."""
+    ``declares``: the names any line of the snippet declares (a deletion rule's check);
+    ``rewrite``: the snippet marks what it leaves out and its language is code (not a
+    stylesheet's rules nor markup's elements, whose shown parts are partial by nature): a
+    definition it shows from header to end without a marker is the whole definition."""
 
     seg: Segment
     name: str
@@ -51,6 +54,7 @@ class Placing:
     bottom: bool = False
     whole: bool = False
     declares: frozenset[str] = frozenset()  # the names the snippet's lines declare
+    rewrite: bool = False  # a definition shown header to end without a marker is whole
 
     @property
     def bare(self) -> list[str]:

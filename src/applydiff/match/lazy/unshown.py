@@ -11,9 +11,12 @@ sure (None when the rule allows it). Both the line merge and the merge by defini
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Collection, Iterable, Sequence
 
+from ..outline import Syntax
 from .shapes import bracket_balance, closes_block, indent_of, looks_changed
 
 Opcode = tuple[str, int, int, int, int]
@@ -44,30 +47,30 @@ _KEYWORDS = frozenset(("return", "if", "else", "for", "while", "yield", "await",
 
 def unexplained_drops(
     old: Sequence[str], new: Sequence[str], opcodes: Iterable[Opcode]
-) -> list[int]:
+) -> tuple[list[int], set[int]]:
     """Rows of ``old`` (not blank) the alignment ``opcodes`` of old against new deletes with
-    no line of ``new`` in their stead that reads as a changed copy of them."""
+    no line of ``new`` in their stead that reads as a changed copy of them; and those of them
+    that new lines stand in place of (the rest are deleted outright)."""
     out: list[int] = []
+    replaced: set[int] = set()
     for tag, a1, a2, b1, b2 in opcodes:
         if tag == "delete":
             out += [a for a in range(a1, a2) if old[a].strip()]
         elif tag == "replace":
-            out += [
+            rows = [
                 a
                 for a in range(a1, a2)
                 if old[a].strip() and not any(looks_changed(new[b], old[a]) for b in range(b1, b2))
             ]
-    return out
+            out += rows
+            replaced.update(rows)
+    return out, replaced
 
 
 def opens_block(line: str) -> bool:
     """The line leaves a block open for the lines after it."""
     s = line.rstrip()
-    return (
-        bracket_balance([s]) > 0
-        or bool(_OPENS_AT_END.search(s))
-        or bool(_START_TAG.match(s))
-    )
+    return bracket_balance([s]) > 0 or bool(_OPENS_AT_END.search(s)) or bool(_START_TAG.match(s))
 
 
 _CONTROL = re.compile(
@@ -93,8 +96,11 @@ def defines(line: str) -> bool:
     return not s.endswith(("(", "[", ",", "\\")) and s[:1] not in "\"'`"
 
 
-# How far up a closer's opener is looked for.
+# How far up a closer's opener is looked for, and how many kept lines after a deleted
+# declaration are read for a use of its name: bounded work on any file (past them, a use is
+# not looked for).
 _OPENER_REACH = 4000
+USE_REACH = 2000
 
 
 def opener_of(bare: Sequence[str], closer: int) -> int | None:
@@ -123,14 +129,24 @@ def deletion_problem(
     after: int,
     fresh: Collection[str] = (),
     kept: Collection[int] | None = None,
+    replaced: Collection[int] = (),
+    rewrite: bool = False,
 ) -> str | None:
     """Why deleting rows ``dropped`` of the file ``bare`` is not sure, or None. ``shown``:
     the rows the snippet shows (kept, or changed in place), around them; ``after``: the end
     of the scope whose lines may still use a name a dropped line declares; ``fresh``: the
     names the snippet's new lines declare (a use of one of them is theirs); ``kept``: the
     shown rows kept as they are (the rest of ``shown`` changed: their uses are the snippet's;
-    None: all)."""
-    same = set(shown if kept is None else kept)
+    None: all); ``replaced``: the dropped rows the snippet shows new lines in place of.
+
+    A header or an end bounds a deletion only where the snippet shows its definition whole
+    but for it: no new line in its place, and at least twice as many of the definition's
+    lines kept as the deletion takes (``whole_but``): the definition written out again
+    with a line left out, not a part of it shown with the rest meant to stay. ``rewrite``: the
+    snippet marks what it leaves out elsewhere, so a definition it shows from its header to
+    its end without a marker is shown whole (rewritten): its header and end bound."""
+    same = sorted(shown if kept is None else kept)
+    rows = sorted(shown)
     gone = set(dropped)
     runs: list[list[int]] = []
     for r in sorted(gone):
@@ -139,14 +155,19 @@ def deletion_problem(
         else:
             runs.append([r])
     for run in runs:
-        above = max((r for r in shown if r < run[0]), default=None)
-        below = min((r for r in shown if r > run[-1]), default=None)
+        k = bisect.bisect_left(rows, run[0])
+        above = rows[k - 1] if k > 0 else None
+        k = bisect.bisect_right(rows, run[-1])
+        below = rows[k] if k < len(rows) else None
         level = min(indent_of(bare[r]) for r in run)
         quoted = bare[run[0]].strip()[:60]
         if above is None or below is None:
             return f"line {run[0] + 1} ({quoted!r}) is not shown on both sides"
+        whole = (rewrite and _shown_to_end(bare, run, level, rows)) or (
+            not any(r in replaced for r in run) and _whole_but(bare, run, level, same)
+        )
         head = bare[above]
-        if defines(head) and (indent_of(head) < level or opens_block(head)):
+        if defines(head) and (indent_of(head) < level or opens_block(head)) and not whole:
             return (
                 f"line {run[0] + 1} ({quoted!r}) has only {head.strip()[:60]!r} above it, "
                 "the header of its definition: a header does not say the lines after it go"
@@ -155,13 +176,13 @@ def deletion_problem(
         if indent_of(tail) <= level and bracket_balance([bare[r] for r in run]) <= 0:
             opener = opener_of(bare, below) if closes_block(tail) else None
             ends = opener is not None and opener < run[0] and defines(bare[opener])
-            if ends or (indent_of(tail) < level and defines(tail)):
+            if (ends or (indent_of(tail) < level and defines(tail))) and not whole:
                 return (
                     f"line {run[0] + 1} ({quoted!r}) has only {tail.strip()[:60]!r} below "
                     "it, where its definition ends: the end of a definition does not say "
                     "the lines before it go"
                 )
-        used = _used_after(bare, run, sorted(r for r in same if r > run[-1]), after, fresh)
+        used = _used_after(bare, run, same[bisect.bisect_right(same, run[-1]) :], after, fresh)
         if used is not None:
             name, row = used
             return (
@@ -169,6 +190,51 @@ def deletion_problem(
                 f"{row + 1} kept after it still uses"
             )
     return None
+
+
+def _shown_to_end(bare: Sequence[str], run: list[int], level: int, rows: list[int]) -> bool:
+    """The snippet shows the run's block to its end: the block's last line (its closer, or
+    its last line before the file comes back left of it) is a shown row."""
+    last = None
+    for r in range(run[-1] + 1, min(len(bare), run[-1] + _OPENER_REACH)):
+        x = bare[r]
+        if not x.strip():
+            continue
+        if indent_of(x) < level:
+            if closes_block(x):
+                last = r
+            break
+        last = r
+    else:
+        last = last if last is not None else run[-1]
+    if last is None:
+        return False
+    k = bisect.bisect_left(rows, last)
+    return k < len(rows) and rows[k] == last
+
+
+def _whole_but(bare: Sequence[str], run: list[int], level: int, same: list[int]) -> bool:
+    """The snippet keeps at least twice as many lines of the run's block (the rows at its
+    level or deeper around it, up to the lines left of it) as the run has, and two or more."""
+    need = max(2, 2 * sum(1 for r in run if bare[r].strip()))
+    k = bisect.bisect_left(same, run[0])
+    count = 0
+    for r in reversed(same[:k]):  # above the run, while still in its block
+        if indent_of(bare[r]) < level:
+            break
+        count += 1
+    for r in same[k:]:
+        if indent_of(bare[r]) < level:
+            break
+        count += 1
+    return count >= need
+
+
+def partial_by_nature(syntax: Syntax | None) -> bool:
+    """A stylesheet's rule or a markup element shown with some of its declarations or
+    children shows those only (a property is set, an element added), whatever else the
+    snippet marks."""
+    return syntax is not None and (syntax.tags or syntax.name in ("css", "scss"))
 
 
 def declared(line: str) -> str | None:
@@ -192,12 +258,16 @@ def _used_after(
     bare: Sequence[str], run: list[int], kept: Sequence[int], after: int, fresh: Collection[str]
 ) -> tuple[str, int] | None:
     """A name a row of ``run`` declares and a kept row after it (``kept``, then the file up to
-    row ``after``) uses: the first such name and row."""
+    row ``after``) uses: the first such name and row. A name the lines above the run
+    declare too (or the header of its block names: a parameter) is only assigned again
+    there: its uses do not hang on the run."""
     names = {n for r in run if (n := declared(bare[r])) is not None} - set(fresh)
+    if names:
+        names -= _declared_above(bare, run[0], min(indent_of(bare[r]) for r in run), names)
     if not names:
         return None
-    rows = [*kept, *range(max(kept, default=run[-1]) + 1, after)]
-    for r in rows:
+    rest = range(max(kept, default=run[-1]) + 1, after)
+    for r in itertools.islice(itertools.chain(kept, rest), USE_REACH):
         words = set(_WORD.findall(bare[r]))
         hit = next((n for n in names if n in words), None)
         if hit is not None:
@@ -205,4 +275,32 @@ def _used_after(
     return None
 
 
-__all__ = ["declared", "defines", "names_declared", "deletion_problem", "opens_block", "opener_of", "unexplained_drops"]
+def _declared_above(bare: Sequence[str], row: int, level: int, names: set[str]) -> set[str]:
+    """Those of ``names`` that a line above ``row`` in its scope declares, or the line that
+    opens the scope mentions."""
+    found: set[str] = set()
+    for r in range(row - 1, max(-1, row - USE_REACH), -1):
+        x = bare[r]
+        if not x.strip():
+            continue
+        if indent_of(x) < level:
+            found |= names & set(_WORD.findall(x))  # the scope's header: its parameters
+            if defines(x):
+                break
+            continue
+        name = declared(x)
+        if name in names:
+            found.add(name)
+    return found
+
+
+__all__ = [
+    "declared",
+    "defines",
+    "deletion_problem",
+    "names_declared",
+    "opener_of",
+    "opens_block",
+    "partial_by_nature",
+    "unexplained_drops",
+]

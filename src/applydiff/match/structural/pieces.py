@@ -172,6 +172,55 @@ def import_source(line: str) -> str | None:
     return next(g for g in (m.group("js"), m.group("req"), m.group("py"), m.group("rs")) if g)
 
 
+# The names an import statement brings in: JS "import D, { a, b as c } from 'x'" and
+# "const { a } = require('x')", Python "from x import a, b", Rust "use x::{a, b};".
+_BRACED = re.compile(r"\{([^{}]*)\}")
+_PY_NAMES = re.compile(r"^from\s+[\w.]+\s+import\s+\(?([^()]*)\)?\s*$")
+_JS_DEFAULT = re.compile(r"^import\s+([\w$]+)\s*(?:,|from\b)")
+
+
+def import_names(statement: str) -> list[str] | None:
+    """The names ``statement`` imports, in its order; None where they are not read this way
+    (a namespace import, a bare module)."""
+    s = " ".join(statement.split())
+    m = _PY_NAMES.match(s)
+    if m:
+        return [n.strip() for n in m.group(1).split(",") if n.strip()]
+    braced = _BRACED.search(s)
+    if braced is None:
+        return None
+    names = [n.strip() for n in braced.group(1).split(",") if n.strip()]
+    default = _JS_DEFAULT.match(s)
+    return ([default.group(1)] if default else []) + names
+
+
+def add_names(statement: list[str], names: list[str]) -> list[str] | None:
+    """``statement`` (its lines) with ``names`` added at the end of its list: inside its
+    braces or parentheses, on its own line when it spans several; None when there is no
+    list to extend."""
+    if len(statement) == 1:
+        line = statement[0]
+        close = max(line.rfind("}"), line.rfind(")") if "(" in line else -1)
+        if close < 0:
+            if line.lstrip().startswith("from ") and " import " in line:
+                body = line.rstrip()
+                end = body[len(body.rstrip(";")) :]
+                return [body.rstrip(";") + ", " + ", ".join(names) + end]
+            return None
+        head = line[:close].rstrip()
+        gap = line[len(head) : close]
+        joint = " " if head.endswith(",") else ", "
+        return [head + joint + ", ".join(names) + gap + line[close:]]
+    last = statement[-1]
+    if not last.lstrip().startswith(("}", ")")):
+        return None
+    before = statement[-2]
+    if not before.rstrip().endswith(","):
+        return None
+    indent = before[: len(before) - len(before.lstrip())]
+    return [*statement[:-1], *(f"{indent}{n}," for n in names), last]
+
+
 def context_runs(items: list[Item]) -> list[Item]:
     """Lines outside definitions, markers and imports joined into runs of context (blank
     lines inside a run are part of it; those at its ends stay apart). Import lines shown

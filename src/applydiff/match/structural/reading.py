@@ -47,8 +47,12 @@ class Reading(State):
                 i = item.last + 1
                 continue
             elif imports is not None and imports.match(line):
-                # (at the left edge only: an indented 'import' or 'using' is a body's)
-                out.append(Item("import", i, i))
+                # (at the left edge only: an indented 'import' or 'using' is a body's) The
+                # whole statement: 'import {' to '} from "x";' is one import.
+                end = self.shown.bracket_close(i) or i
+                out.append(Item("import", i, end))
+                i = end + 1
+                continue
             else:
                 out.append(Item("line", i, i))
             i += 1

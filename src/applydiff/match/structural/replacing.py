@@ -13,6 +13,12 @@ from ...errors import Ambiguous, NoChange, NoMatch
 from ...text import split_lines
 from .. import diff
 from ..lazy.shapes import loose_key
+from ..lazy.unshown import (
+    deletion_problem,
+    names_declared,
+    partial_by_nature,
+    unexplained_drops,
+)
 from ..outline import Block, header_text, identity
 from .pieces import (
     CHANGED_COPY,
@@ -116,7 +122,7 @@ class Replacing(State):
                     new = appended
         else:
             new = self._reindent(shown, self.bare[header_start])
-            self._shows_all_members(d, b, new)
+            self._shows_all_members(d, b, new, header_start)
             new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
         return Edit(start, b.close + 1, lead + new)
 
@@ -274,7 +280,7 @@ class Replacing(State):
             return list(file_lines)
         return self._reindent(shown, file_lines[0])
 
-    def _shows_all_members(self, d: Item, b: Block, new: list[str]) -> None:
+    def _shows_all_members(self, d: Item, b: Block, new: list[str], start: int) -> None:
         """A definition shown without markers replaces the file's: it must not leave out a
         member or many lines (a forgotten marker deletes them)."""
         assert d.block is not None
@@ -305,6 +311,8 @@ class Replacing(State):
                 have[line] -= 1
             else:
                 gone.append(r)
+        if gone:
+            self._deletes_only_bounded(d, b, new, start)
         # A changed definition rewrites some of its lines; one that drops more lines than a
         # third of what it shows (or MAX_UNSHOWN) most likely left them out by mistake.
         shown = sum(1 for x in new if x.strip())
@@ -319,6 +327,41 @@ class Replacing(State):
                 "that it does not show; put a '... existing code ...' marker where lines are "
                 "left out",
                 lines=[gone[0] + 1],
+                tier="lazy",
+            )
+
+    def _deletes_only_bounded(self, d: Item, b: Block, new: list[str], start: int) -> None:
+        """The deletion rule (``lazy.unshown``) for a definition shown without markers: a
+        line of the file's definition it leaves out goes only when shown lines bound it in
+        its block (not the definition's header or closer: ``.title { color: #333; }`` does
+        not empty the rule), or a changed copy replaces it."""
+        old = self.bare[start : b.close + 1]  # from the header's first line the snippet shows
+        ops = diff.opcodes([loose_key(x) for x in old], [loose_key(x) for x in new])
+        dropped, replaced = unexplained_drops(old, new, ops)
+        if not dropped:
+            return
+        gone = {start + r for r in dropped}
+        shown = [r for r in range(start, b.close + 1) if self.bare[r].strip() and r not in gone]
+        kept = [start + r for t, a1, a2, _, _ in ops if t == "equal" for r in range(a1, a2)]
+        rewrite = any(self.marker) and not partial_by_nature(self.syntax)
+        problem = deletion_problem(
+            self.bare,
+            sorted(gone),
+            shown,
+            b.close + 1,
+            names_declared(new),
+            kept,
+            {start + r for r in replaced},
+            rewrite,
+        )
+        if problem is not None:
+            assert d.block is not None
+            raise Ambiguous(
+                f"snippet line {d.first + 1}: shown without a marker, "
+                f"{header_text(self.lines, d.block)[:60]!r} would delete lines of the file's "
+                f"definition that it does not show: file {problem}. If they stay, put an "
+                "'... existing code ...' marker where they are",
+                lines=[min(gone) + 1],
                 tier="lazy",
             )
 

@@ -1,0 +1,200 @@
+"""A lazy snippet written with a diff's marks (issue 26): models mix the two forms, marking
+added lines with ``+`` and removed ones with ``-`` between plain context lines and
+``... existing code ...`` markers. Merged as it stands, the marks would be written into the
+file; here each run between markers is read as a hunk without a header (the old text: its
+context and removed lines; the new: its context and added lines) and placed by the matching
+ladder, as a SEARCH/REPLACE edit is.
+
+Models write the marks two ways: in front of the line's indentation (``+    x = 1``) or in
+place of its first column (``+   x = 1`` for a 4-space line); some also put a space in front
+of every context line, as a unified diff does. Which one a snippet uses is read from the file:
+the way under which its removed lines (else its context lines, else the widths of its added
+lines' indentation) are the file's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import NoMatch
+from ..text import split_lines
+from . import replace_with_matches
+from .elision import is_marker
+from .lazy.shapes import indent_of
+
+# A line a diff marks as added or removed: one "+" or "-" at the very start (not "--", a Lua
+# or SQL comment, nor "->", "++", "+=", "-=").
+DIFF_MARK = re.compile(r"^[+-](?![-+>=])")
+
+
+@dataclass(frozen=True)
+class DiffMerge:
+    text: str
+    start_line: int  # 1-based, of the first hunk's place
+    end_line: int
+    confidence: float
+    hunks: int
+
+
+def diff_marked(snippet: str, bare: list[str]) -> list[int]:
+    """The 1-based lines of ``snippet`` that start with a diff's mark no line of the file
+    (``bare``) starts with (a Markdown or YAML list starts with "-"): empty when it is not
+    written as a diff."""
+    marks = {x[0] for x in bare if DIFF_MARK.match(x)}
+    return [
+        k for k, x in enumerate(snippet.split("\n"), 1) if DIFF_MARK.match(x) and x[0] not in marks
+    ]
+
+
+def merge_diff_snippet(text: str, snippet: str) -> DiffMerge:
+    """``text`` with the diff-marked lazy ``snippet`` applied hunk by hunk. Raises
+    ``NoMatch`` / ``Ambiguous`` (a hunk the ladder cannot place for sure, or one with no old
+    line to place it by)."""
+    bare = [x.rstrip("\r\n") for x in split_lines(text)]
+    hunks = read_hunks(snippet, bare)
+    confidence = 1.0
+    first = last = 0
+    for k, (old, new, line) in enumerate(hunks, 1):
+        try:
+            text, matches = replace_with_matches(text, old, new, report=True)
+        except NoMatch as e:
+            e.args = (f"snippet lines from {line}, read as a diff's hunk: {e.args[0]}",)
+            raise
+        if matches:
+            confidence = min(confidence, *(m.confidence for m in matches))
+            if k == 1:
+                first = matches[0].start_line
+            last = max(last, matches[-1].end_line)
+    return DiffMerge(text, max(1, first), max(1, first, last), confidence, len(hunks))
+
+
+def read_hunks(snippet: str, bare: list[str]) -> list[tuple[str, str, int]]:
+    """The snippet's runs between markers as ``(old, new, first snippet line)``."""
+    lines = snippet.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    have = {x.rstrip() for x in bare}
+    widths = {indent_of(x) for x in bare if x.strip()}
+    # A blank line the model indents is the file's kind of blank line only if it has them.
+    padded_blanks = any(x and not x.strip() for x in bare)
+    marked = [bool(DIFF_MARK.match(x)) or x in ("+", "-") for x in lines]
+    context = [
+        x for x, m in zip(lines, marked, strict=True) if not m and x.strip() and not is_marker(x)
+    ]
+    # Context lines with a space in front of each, as a unified diff writes them.
+    spaced = sum(x.startswith(" ") and x[1:].rstrip() in have for x in context)
+    plain = sum(x.rstrip() in have for x in context)
+    shift = spaced > plain
+    runs: list[tuple[int, list[tuple[str, bool]]]] = []
+    run: list[tuple[str, bool]] = []
+    start = 1
+    for k, (x, m) in enumerate(zip(lines, marked, strict=True), 1):
+        if not m and is_marker(x):
+            runs.append((start, run))
+            run, start = [], k + 1
+            continue
+        run.append((x, m))
+    runs.append((start, run))
+    whole = [pair for _, r in runs for pair in r]
+    default = _mode(whole, have, widths, shift, None)
+    hunks: list[tuple[str, str, int]] = []
+    for first, r in runs:
+        mode = _mode(r, have, widths, shift, default)
+        old: list[str] = []
+        new: list[str] = []
+        for x, m in r:
+            if m:
+                body = _strip(x, mode)
+                if x[0] == "-":
+                    old.append(body)
+                else:
+                    new.append(body if body.strip() or padded_blanks else "")
+                continue
+            body = x[1:] if shift and x.startswith(" ") else x
+            if not body.strip() and not padded_blanks:
+                body = ""  # a context blank line the model indented
+            old.append(body)
+            new.append(body)
+        if not any(x.strip() for x in old + new):
+            continue
+        if not any(x.strip() for x in old):
+            raise NoMatch(
+                f"snippet lines from {first}, read as a diff's hunk, only add lines: nothing "
+                "the file has says where they go; show the unchanged lines around them",
+                closest=[],
+            )
+        old, new = _trim(old, new)
+        hunks.append(("\n".join(old) + "\n", "\n".join(new) + "\n" if new else "", first))
+    return hunks
+
+
+_MODES = ("drop", "space", "pair")
+
+
+def _strip(x: str, mode: str) -> str:
+    """A marked line without its mark: dropped (``drop``), read as the first column of its
+    indentation (``space``), or dropped with the space after it (``pair``: "+ x = 1")."""
+    rest = x[1:]
+    if not rest.strip():
+        return rest
+    if mode == "space":
+        return " " + rest
+    if mode == "pair" and rest.startswith(" "):
+        return rest[1:]
+    return rest
+
+
+def _mode(
+    run: list[tuple[str, bool]], have: set[str], widths: set[int], shift: bool, default: str | None
+) -> str:
+    """How the marks of ``run`` are written: the reading under which its removed lines are
+    the file's, else its added lines are indented as the context lines next to them and as
+    the file indents; ``default`` on a tie (None: ``drop``)."""
+    if shift:
+        return "drop"
+    near: list[int | None] = []  # the width of the nearest context line to each line
+    last: int | None = None
+    for x, m in run:
+        near.append(last)
+        if not m and x.strip():
+            last = indent_of(x)
+    following: int | None = None
+    for k in range(len(run) - 1, -1, -1):
+        x, m = run[k]
+        if near[k] is None:
+            near[k] = following
+        if not m and x.strip():
+            following = indent_of(x)
+
+    def score(mode: str) -> int:
+        total = 0
+        for (x, m), width in zip(run, near, strict=True):
+            if not m:
+                continue
+            body = _strip(x, mode)
+            if x[0] == "-":
+                total += 1000 * (body.rstrip() in have)
+            elif body.strip():
+                total += (indent_of(body) in widths) + 10 * (indent_of(body) == width)
+        return total
+
+    scores = {mode: score(mode) for mode in _MODES}
+    best = max(scores.values())
+    top = [mode for mode in _MODES if scores[mode] == best]
+    if default in top:
+        return default
+    return top[0]
+
+
+def _trim(old: list[str], new: list[str]) -> tuple[list[str], list[str]]:
+    """Blank lines that both sides start (end) with are the snippet's spacing around its
+    markers, not lines to match."""
+    while old and new and not old[0].strip() and not new[0].strip():
+        old, new = old[1:], new[1:]
+    while old and new and not old[-1].strip() and not new[-1].strip():
+        old, new = old[:-1], new[:-1]
+    return old, new
+
+
+__all__ = ["DIFF_MARK", "DiffMerge", "diff_marked", "merge_diff_snippet", "read_hunks"]
