@@ -195,6 +195,8 @@ LAYERS = [
             "match.outline",
             "match.structural",
             "match.narration",
+            "match.diff_snippet",
+            "match.sniff",
             "match.snippet_merge",
         ],
     ),

@@ -45,9 +45,33 @@ CSS = (
 
 
 def test_css_rule_shown_with_one_new_declaration_does_not_empty_the_rule() -> None:
-    e = refused("a.css", CSS, ".title {\n  color: #333;\n}\n")
+    # Rule 2: declarations are keyed by property; a new one goes at the rule's end, the
+    # ones the snippet does not show stay.
+    out = merged("a.css", CSS, ".title {\n  color: #333;\n}\n")
+    assert out == CSS.replace(
+        "  margin-bottom: 1rem;\n", "  margin-bottom: 1rem;\n  color: #333;\n"
+    )
+    # A shown property sets the file's declaration of it, in its place.
+    out = merged("a.css", CSS, "/* ... */\n.title {\n  font-weight: 600;\n}\n/* ... */\n")
+    assert out == CSS.replace("font-weight: bold;", "font-weight: 600;")
+
+
+def test_scss_rule_declarations_by_property() -> None:
+    scss = "$gap: 4px;\n\n.card {\n  padding: $gap;\n  border: 0;\n  color: red;\n}\n"
+    out = merged("a.scss", scss, ".card {\n  color: blue;\n  margin: 0;\n}\n")
+    assert out == scss.replace("  color: red;\n", "  color: blue;\n  margin: 0;\n")
+    # Between two shown declarations, one left out goes (shown on both sides).
+    out = merged("a.scss", scss, ".card {\n  padding: $gap;\n  color: red;\n}\n")
+    assert out == scss.replace("  border: 0;\n", "")
+
+
+def test_code_definition_shown_partially_is_refused_not_emptied() -> None:
+    e = refused(
+        "a.ts",
+        JS.replace("function load", "export function load"),
+        ("export function load(items) {\n  console.log(items);\n}\n"),
+    )
     assert isinstance(e, Ambiguous)
-    assert "'font-size: 2rem;'" in str(e) and "header" in str(e)
 
 
 JS = (

@@ -24,6 +24,7 @@ from .elision import is_marker
 from .lazy import has_markers, merge_snippet
 from .narration import drop_narration
 from .outline import Outline, Syntax, scan, syntax_for
+from .sniff import extension_from_content
 from .structural import definition_names, is_import, merge_by_definitions
 
 # The confidence of a merge by definitions: every definition it places is matched by name,
@@ -66,6 +67,12 @@ def _merge_lazy(
 ) -> tuple[str, SnippetMerge]:
     syntax = syntax_for(path)
     notes: list[str] = []
+    if syntax is None and (ext := extension_from_content(text)) is not None:
+        # No extension that says the language (or no path): read it from the content, and
+        # merge as for a file of that kind (rule 10).
+        path = f"{path or 'snippet'}.{ext}"
+        syntax = syntax_for(path)
+        notes.append(f"read the file as .{ext} from its content")
     # The file's lines, split once (for narration, the outline and the markerless check).
     bare = [x.rstrip("\r\n") for x in split_lines(text)]
     if diff_marked(snippet, bare):

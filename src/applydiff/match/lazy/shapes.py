@@ -8,6 +8,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from rapidfuzz.distance import Indel
+
 # New lines next to an anchor this similar to the file's line there look like a change of
 # that line, not an insertion beside it.
 CHANGED_LINE_SIMILARITY = 0.6
@@ -106,7 +108,12 @@ def looks_changed(new: str, old: str) -> bool:
     a, b = new.strip(), old.strip()
     if a == b:
         return False
-    if difflib.SequenceMatcher(None, a, b).ratio() >= CHANGED_LINE_SIMILARITY:
+    # Indel's similarity (by the longest common subsequence) bounds difflib's ratio from
+    # above, in C: most pairs of unrelated lines are told apart without difflib's search.
+    if (
+        Indel.normalized_similarity(a, b) >= CHANGED_LINE_SIMILARITY
+        and difflib.SequenceMatcher(None, a, b).ratio() >= CHANGED_LINE_SIMILARITY
+    ):
         return True
     if _DIGITS.sub("0", a) == _DIGITS.sub("0", b):  # "4" for "2", "x[1] = 10" for "x[0] = 9"
         return True

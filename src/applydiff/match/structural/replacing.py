@@ -33,6 +33,9 @@ from .pieces import (
 )
 from .state import State
 
+# A stylesheet declaration on a line of its own ("color: #333;"), and a comment line.
+_DECLARATION = re.compile(r"^\s*(--[\w-]+|-?[A-Za-z][\w-]*)\s*:\s*[^{};]+;?\s*$")
+_CSS_COMMENT = re.compile(r"^\s*/\*.*\*/\s*$")
 # A statement after which nothing in the block runs: a line added after it is not meant there.
 _ENDS_FLOW = re.compile(r"^(return|throw|raise|break|continue|exit|goto)\b")
 
@@ -122,9 +125,68 @@ class Replacing(State):
                     new = appended
         else:
             new = self._reindent(shown, self.bare[header_start])
-            self._shows_all_members(d, b, new, header_start)
-            new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
+            by_property = self._declarations_set(b, header_start, new)
+            if by_property is not None:
+                new = by_property
+            else:
+                self._shows_all_members(d, b, new, header_start)
+                new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
         return Edit(start, b.close + 1, lead + new)
+
+    def _declarations_set(self, b: Block, header_start: int, new: list[str]) -> list[str] | None:
+        """A stylesheet rule shown without markers, with declarations only (issue 26): each
+        one sets its property, in place of the file's declaration of it, or added after the
+        rule's last declaration; the declarations it does not show stay. None where that is
+        not the reading (not a stylesheet, not a rule over lines of its own, other lines)."""
+        if self.syntax.name not in ("css", "scss") or b.kind != "{" or b.close <= b.open:
+            return None
+        if b.open != header_start or len(new) < 2 or new[0].strip() != self.bare[b.open].strip():
+            return None
+        if loose_key(new[-1]) != loose_key(self.bare[b.close]):
+            return None
+        shown = [x for x in new[1:-1] if x.strip()]
+        body = self.bare[b.open + 1 : b.close]
+        if not shown or not all(_DECLARATION.match(x) for x in shown):
+            return None
+        if not all(_DECLARATION.match(x) or _CSS_COMMENT.match(x) for x in body if x.strip()):
+            return None
+        where: dict[str, list[int]] = {}
+        for r, x in enumerate(body):
+            m = _DECLARATION.match(x)
+            if m:
+                where.setdefault(m.group(1).lower(), []).append(r)
+        out = list(body)
+        added: list[str] = []
+        last = max((r for r, x in enumerate(body) if _DECLARATION.match(x)), default=None)
+        indent = indent_of(body[last]) if last is not None else indent_of(shown[0]) or "  "
+        shown_props: list[str] = []
+        for x in shown:
+            prop = _DECLARATION.match(x).group(1).lower()  # type: ignore[union-attr]
+            shown_props.append(prop)
+            rows = where.get(prop, [])
+            if len(rows) > 1:
+                return None  # set twice in the rule (a fallback): which one is meant?
+            if rows:
+                r = rows[0]
+                if loose_key(out[r]) != loose_key(x):
+                    out[r] = indent_of(out[r]) + x.strip()
+            else:
+                added.append(indent + x.strip())
+        # A declaration the snippet leaves out between two it shows (in the file's order)
+        # is shown on both sides: it goes (the deletion rule); the others stay.
+        placed = [where[p][0] for p in shown_props if p in where]
+        gone: set[int] = set()
+        if len(placed) > 1 and placed == sorted(placed):
+            shown_rows = set(placed)
+            gone = {
+                r
+                for r in range(placed[0] + 1, placed[-1])
+                if r not in shown_rows and _DECLARATION.match(body[r])
+            }
+        at = (last + 1) if last is not None else len(body)
+        out[at:at] = added
+        kept = [x for r, x in enumerate(out) if r not in gone or r >= at]
+        return [self.bare[b.open], *kept, self.bare[b.close]]
 
     def _appended_at_end(self, d: Item, b: Block, header_start: int) -> list[str] | None:
         """A bracketed definition whose lines after its last marker are all new but its
