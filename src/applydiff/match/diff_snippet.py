@@ -41,10 +41,15 @@ def diff_marked(snippet: str, bare: list[str]) -> list[int]:
     """The 1-based lines of ``snippet`` that start with a diff's mark no line of the file
     (``bare``) starts with (a Markdown or YAML list starts with "-"): empty when it is not
     written as a diff."""
-    marks = {x[0] for x in bare if DIFF_MARK.match(x)}
-    return [
-        k for k, x in enumerate(snippet.split("\n"), 1) if DIFF_MARK.match(x) and x[0] not in marks
+    found = [
+        (k, x) for k, x in enumerate(snippet.split("\n"), 1) if x[:1] in "+-" and DIFF_MARK.match(x)
     ]
+    if not found:
+        return []
+    marks = {
+        c for c in {x[0] for _, x in found} if any(DIFF_MARK.match(y) and y[0] == c for y in bare)
+    }
+    return [k for k, x in found if x[0] not in marks]
 
 
 def merge_diff_snippet(text: str, snippet: str) -> DiffMerge:

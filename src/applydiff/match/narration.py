@@ -120,7 +120,8 @@ def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[
     marked = [is_marker(x) and x.rstrip() not in file_lines for x in lines]
     # How the file's comments begin: a comment that begins as one of them does is that
     # comment changed, not narration.
-    openings = {_opening(w) for x in file_lines if (w := comment_text(x, syntax)) is not None and w}
+    openings: set[tuple[str, ...]] = set()
+    read_openings = False
 
     def code(k: int, step: int) -> int | None:
         """The nearest line from ``k`` (by ``step``) that is neither blank nor a comment."""
@@ -146,7 +147,13 @@ def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[
             continue  # the blank line after a dropped comment that had one before it
         dropped_after_blank = False
         words = comment_text(line, syntax)
-        if words is None or marked[k] or line.rstrip() in file_lines or _opening(words) in openings:
+        if words is None or marked[k] or line.rstrip() in file_lines:
+            kept.append(line)
+            continue
+        if not read_openings:  # read once, and only for a snippet with a comment of its own
+            openings = {_opening(w) for x in file_lines if (w := comment_text(x, syntax))}
+            read_openings = True
+        if _opening(words) in openings:
             kept.append(line)
             continue
         below, above = code(k, 1), code(k, -1)

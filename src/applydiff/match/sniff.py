@@ -11,90 +11,123 @@ alone, as before).
 from __future__ import annotations
 
 import re
+from collections import Counter
 
-# How many lines of the file are read.
-HEAD = 400
+# How many non-blank lines of the file are read.
+HEAD = 100
 # The fewest telling lines, and how far ahead of the next language, to name one.
 LEAST = 3
 AHEAD = 2.0
 
-_SIGNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "py": (
-        re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:\s*(?:#.*)?$"),
-        re.compile(r"^\s*class\s+\w+(?:\(.*\))?:\s*$"),
-        re.compile(r"^(?:from\s+[\w.]+\s+import\s+\S|import\s+[\w.]+(?:\s+as\s+\w+)?\s*$)"),
-        re.compile(r"^\s*(?:elif|except|with)\b.*:\s*$|^\s*(?:else|try|finally):\s*$"),
-        re.compile(r"^\s*(?:self\.\w+\s*=|return\s+None$|raise\s+\w+)"),
-    ),
-    "ts": (
-        re.compile(r"^\s*import\s.*\bfrom\s+['\"][^'\"]+['\"];?\s*$"),
-        re.compile(
-            r"^\s*export\s+(?:default\s+)?(?:async\s+)?(?:function|class|const|interface|type)\b"
-        ),
-        re.compile(r"^\s*(?:const|let|var)\s+[\w{}\[\], ]+\s*(?::[^=]+)?=.*;?\s*$"),
-        re.compile(r"=>\s*[{(]?\s*$|\bfunction\s*\w*\s*\("),
-        re.compile(r"^\s*(?:interface|type)\s+\w+.*[{=]\s*$"),
-    ),
-    "go": (
-        re.compile(r"^package\s+\w+\s*$"),
-        re.compile(r"^func\s+(?:\([^)]*\)\s*)?\w+\s*\("),
-        re.compile(r"\s:=\s"),
-        re.compile(r"^\s*if\s+err\s*!=\s*nil\s*\{"),
-    ),
-    "rs": (
-        re.compile(r"^\s*(?:pub(?:\([\w:]+\))?\s+)?(?:fn|struct|enum|impl|trait|mod)\b"),
-        re.compile(r"^\s*use\s+[\w:]+(?:::\{.*\})?;\s*$"),
-        re.compile(r"\blet\s+mut\s+\w+|&mut\s+\w+|::new\("),
-        re.compile(r"^\s*#\[\w+"),
-    ),
-    "c": (
-        re.compile(r"^\s*#\s*(?:include|define|ifdef|ifndef|endif|pragma)\b"),
-        re.compile(
-            r"^(?:static\s+|inline\s+|const\s+)*(?:void|int|char|bool|size_t|double|float|"
-            r"unsigned|long|struct\s+\w+)\s*\**\s*\w+\s*\([^;]*\)\s*\{?\s*$"
-        ),
-        re.compile(r"^\s*(?:public|private|protected)\s+(?:static\s+)?[\w<>\[\]]+\s+\w+\s*\("),
-    ),
-    "css": (
-        re.compile(r"^\s*[.#@:\w\[\]=\"'*>+~, -]+\{\s*$"),
-        re.compile(r"^\s*-?[a-z][\w-]*\s*:(?!:)\s*[^;{}=()]*(?:\([^)]*\)[^;{}]*)*;\s*$"),
-    ),
-    "html": (
-        re.compile(r"^\s*<(?:!DOCTYPE|[a-zA-Z][\w-]*)(?:\s[^<>]*)?/?>"),
-        re.compile(r"^\s*</\w+>\s*$"),
-    ),
-    # Languages the merge has no structure for: named only to keep them from being taken
-    # for one it has ("function" and "end" are Lua's as well).
-    "lua": (
-        re.compile(r"^\s*local\s+(?:function\s+)?\w+"),
-        re.compile(r"\bthen\s*$|^\s*end\s*\)?,?\s*$|^\s*elseif\b"),
-    ),
-}
-_KNOWN = ("py", "ts", "go", "rs", "c", "css", "html", "sql")
+_PY_HEAD = frozenset(("def", "class", "async"))
+_PY_ALONE = frozenset(("else:", "try:", "finally:"))
+_JS_DECL = frozenset(("const", "let", "var"))
+_RS_ITEM = frozenset(("fn", "impl", "trait", "mod"))
+_RS_PUB = frozenset(("fn", "struct", "enum", "impl", "trait", "mod", "use", "const", "static"))
+_C_DIRECTIVES = frozenset(
+    ("#include", "#define", "#ifdef", "#ifndef", "#endif", "#pragma", "#if", "#else", "#undef")
+)
+_C_TYPES = frozenset(
+    ("void", "int", "char", "bool", "size_t", "double", "float", "unsigned", "long", "static")
+)
+_SQL_WORDS = frozenset(("CREATE", "ALTER", "DROP", "INSERT", "SELECT", "UPDATE", "DELETE"))
+_SQL_CLAUSES = frozenset(("FROM", "WHERE", "JOIN", "REFERENCES", "PRIMARY"))
+_CSS_NOT_SELECTOR = frozenset(
+    ("if", "for", "while", "else", "function", "switch", "try", "do", "return", "class")
+)
+_DECL = re.compile(r"-?[a-z][\w-]*\s*:(?!:)\s*[^;{}=()]*(?:\([^)]*\)[^;{}]*)*;$")
+_C_FUNCTION = re.compile(r"[\w\s*]+\([^;]*\)\s*\{?$")
 # TypeScript read as JSX when it writes elements.
-_JSX = re.compile(r"<[A-Z]\w*[\s/>]|return\s*\(\s*$|<(?:div|span|button)\b")
+_JSX = re.compile(r"<[A-Z]\w*[\s/>]|return\s*\(\s*$|<(?:div|span|button)\b", re.M)
+_KNOWN = ("py", "ts", "go", "rs", "c", "css", "html", "sql")
+
+
+def _signs(s: str) -> list[str]:
+    """The languages a stripped, non-blank line is written in, as far as it tells."""
+    words = s.split(None, 2)
+    w = words[0]
+    second = words[1] if len(words) > 1 else ""
+    out = []
+    if (
+        (w in _PY_HEAD and s.endswith(":"))
+        or (w == "from" and " import " in s)
+        or (w == "import" and not s.endswith(";") and "{" not in s and " from " not in s)
+        or w in ("elif", "except")
+        or s in _PY_ALONE
+        or s.startswith("self.")
+    ):
+        out.append("py")
+    if (
+        (w == "import" and " from " in s and s.rstrip(";")[-1:] in "'\"")
+        or w == "export"
+        or (w in _JS_DECL and "=" in s and not s.endswith(":"))
+        or "=>" in s
+        or w in ("function", "async")
+        or (w in ("interface", "type") and s.endswith(("{", "=")))
+    ):
+        out.append("ts")
+    if w == "package" or w == "func" or " := " in s or s.startswith("if err != nil"):
+        out.append("go")
+    if (
+        w in _RS_ITEM
+        or (w.startswith("pub") and second in _RS_PUB)
+        or "let mut " in s
+        or "::new(" in s
+        or s.startswith("#[")
+        or (w == "use" and "::" in s and s.endswith(";"))
+    ):
+        out.append("rs")
+    if (
+        w in _C_DIRECTIVES
+        or (w in ("public", "private", "protected") and "(" in s)
+        or (w in _C_TYPES and _C_FUNCTION.match(s) is not None)
+    ):
+        out.append("c")
+    if (
+        s.endswith("{")
+        and "(" not in s
+        and "=" not in s
+        and w not in _CSS_NOT_SELECTOR
+        and not s.startswith("}")
+    ) or (s.endswith(";") and ":" in s and _DECL.match(s) is not None):
+        out.append("css")
+    if s[0] == "<" and (s[1:2].isalpha() or s[1:2] in ("!", "/")):
+        out.append("html")
+    if (w.upper() in _SQL_WORDS and second[:1].isalpha()) or w.upper() in _SQL_CLAUSES:
+        out.append("sql")
+    if w in ("local", "elseif") or s.endswith(" then") or s in ("end", "end)", "end,"):
+        out.append("lua")
+    return out
 
 
 def extension_from_content(text: str) -> str | None:
     """The extension of the language ``text`` is written in (``py``, ``ts``, ``tsx``, ``go``,
     ``rs``, ``c``, ``css``, ``html``, ``sql``), or None when it does not tell clearly."""
-    lines = [x for x in text.split("\n", HEAD)[:HEAD] if x.strip()]
+    lines: list[str] = []
+    for x in text.split("\n", 4 * HEAD)[: 4 * HEAD]:
+        s = x.strip()
+        if s:
+            lines.append(s)
+            if len(lines) == HEAD:
+                break
     if not lines:
         return None
-    scores = {
-        ext: sum(1 for x in lines if any(p.search(x) for p in signs))
-        for ext, signs in _SIGNS.items()
-    }
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    (best, top), (_, second) = ranked[0], ranked[1]
-    if lines[0].lstrip().lower().startswith(("<!doctype", "<html")):
+    if lines[0].lower().startswith(("<!doctype", "<html")):
         return "html"
+    scores: Counter[str] = Counter()
+    for s in lines:
+        scores.update(_signs(s))
+    ranked = scores.most_common(2)
+    if not ranked:
+        return None
+    best, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
     # A stylesheet's lines are the easiest to find in other code ("x: y;" in a C struct):
     # it must stand further ahead.
     ahead = AHEAD * (2 if best == "css" else 1)
     if top < LEAST or top < ahead * second or best not in _KNOWN:
         return None
-    if best == "ts" and any(_JSX.search(x) for x in lines):
+    if best == "ts" and _JSX.search("\n".join(lines)):
         return "tsx"
     return best
 

@@ -268,7 +268,10 @@ def _used_after(
         return None
     rest = range(max(kept, default=run[-1]) + 1, after)
     for r in itertools.islice(itertools.chain(kept, rest), USE_REACH):
-        words = set(_WORD.findall(bare[r]))
+        x = bare[r]
+        if not any(n in x for n in names):
+            continue  # (a substring test first: most lines name none of them)
+        words = set(_WORD.findall(x))
         hit = next((n for n in names if n in words), None)
         if hit is not None:
             return hit, r
@@ -288,9 +291,8 @@ def _declared_above(bare: Sequence[str], row: int, level: int, names: set[str]) 
             if defines(x):
                 break
             continue
-        name = declared(x)
-        if name in names:
-            found.add(name)
+        if any(n in x for n in names) and declared(x) in names:
+            found.add(declared(x) or "")
     return found
 
 
