@@ -354,3 +354,48 @@ def test_header_and_a_late_line_never_delete_the_lines_between(
         return
     for line in body:
         assert line in out.split("\n")
+
+
+# --- the language from content (rule 10) -----------------------------------------------------
+
+
+def test_language_read_from_content_when_the_path_has_no_extension() -> None:
+    from applydiff.match.sniff import extension_from_content
+
+    py = (
+        "import os\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n\n\n"
+        "class C:\n    pass\n"
+    )
+    js = (
+        "import { x } from './x';\n\nexport function a() {\n  return x;\n}\n\n"
+        "export const b = () => {\n  return 2;\n};\n"
+    )
+    assert extension_from_content(py) == "py"
+    assert extension_from_content(js) == "ts"
+    assert extension_from_content("just some words\nand more\n") is None
+    # Merged as a Python file: by definitions, with a note that says how it was read.
+    snippet = "# ... existing code ...\ndef b():\n    return 20\n# ... existing code ...\n"
+    assert merge_lazy("a.py", py, snippet)[0] == py.replace("return 2\n", "return 20\n")
+    out, how = merge_lazy("Snippetfile", py, snippet)
+    assert out == py.replace("return 2\n", "return 20\n")
+    assert "read the file as .py from its content" in how.notes
+    # And as a JavaScript one: an import from a source the file has extends it.
+    out, how = merge_lazy("", js, "import { x, y } from './x';\n// ... existing code ...\n")
+    assert out == js.replace("import { x }", "import { x, y }")
+
+
+def test_a_new_declaration_before_a_definition_is_added_not_a_replacement() -> None:
+    ts = "import { a } from './a';\n\n/**\n * Props.\n */\ninterface Props {\n  x: number;\n}\n"
+    snippet = "import { a } from './a';\n\nconst LIMIT = 10;\n\n// ... existing code ...\n"
+    assert merged("a.ts", ts, snippet) == ts.replace(
+        "from './a';\n\n", "from './a';\n\nconst LIMIT = 10;\n\n"
+    )
+    py = "import os\n\n\n@dataclass\nclass A:\n    x: int = 0\n"
+    snippet = "import os\n\nLIMIT = 10\n\n# ... existing code ...\n"
+    assert merged("a.py", py, snippet) == py.replace(
+        "import os\n\n", "import os\n\nLIMIT = 10\n", 1
+    )
+    # A statement where the file has another statement stays refused: replaced, or added?
+    text = "def f():\n    a()\n    return 1\n"
+    e = refused("a.py", text, "def f():\n    a()\n    raise ValueError('no')\n# ...\n")
+    assert "stands where file line 3" in str(e)

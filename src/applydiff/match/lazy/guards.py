@@ -29,7 +29,7 @@ from .shapes import (
     looks_changed,
     weak_or_thin,
 )
-from .unshown import deletion_problem, unexplained_drops
+from .unshown import USE_REACH, declared, defines, deletion_problem, unexplained_drops
 
 # A region may delete at most this many lines the segment does not show, or twice the
 # segment's length if more: past that, a marker was likely forgotten.
@@ -155,8 +155,8 @@ def scope_end(bare: list[str], q: int, region: list[str]) -> int:
     """The row after the file's lines past row ``q`` that are still in the scope of
     ``region`` (up to the first line left of its leftmost line)."""
     level = min((indent_of(x) for x in region if x.strip()), default=0)
-    end = q
-    while end < len(bare) and (not bare[end].strip() or indent_of(bare[end]) >= level):
+    end, stop = q, min(len(bare), q + USE_REACH)  # no further than a use is looked for
+    while end < stop and (not bare[end].strip() or indent_of(bare[end]) >= level):
         end += 1
     return end
 
@@ -203,7 +203,9 @@ def check_insertion(name: str, new_line: str, edge: str, bare: list[str], row: i
         return
     neighbour = bare[row]
     changed = looks_changed(new_line, neighbour)
-    same_level = indent_of(neighbour) >= indent_of(edge)
+    same_level = indent_of(neighbour) >= indent_of(edge) and not _declared_before_definition(
+        new_line, neighbour
+    )
     if changed or same_level:
         a, b = new_line.strip(), neighbour.strip()
         how = (
@@ -218,6 +220,19 @@ def check_insertion(name: str, new_line: str, edge: str, bare: list[str], row: i
             lines=[row + 1],
             tier="lazy",
         )
+
+
+_DOC_START = ("/**", "/*", "//", "#", '"""', "'''", "@", "<!--")
+
+
+def _declared_before_definition(new_line: str, neighbour: str) -> bool:
+    """A new declaration (``const X = 1;``) standing where the file has a definition's header
+    or the comment or decorator above one (``interface Props {``, ``/**``, ``@Component``):
+    it cannot be that line changed, and the marker beside it keeps what follows (issue 26)."""
+    n = neighbour.strip()
+    return declared(new_line) is not None and (
+        (defines(n) and declared(neighbour) is None) or n.startswith(_DOC_START)
+    )
 
 
 def balanced_insertion(name: str, new: list[str]) -> None:

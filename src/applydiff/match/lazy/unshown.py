@@ -297,6 +297,7 @@ def _declared_above(bare: Sequence[str], row: int, level: int, names: set[str]) 
 
 
 __all__ = [
+    "USE_REACH",
     "declared",
     "defines",
     "deletion_problem",
