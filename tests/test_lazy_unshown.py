@@ -399,3 +399,15 @@ def test_a_new_declaration_before_a_definition_is_added_not_a_replacement() -> N
     text = "def f():\n    a()\n    return 1\n"
     e = refused("a.py", text, "def f():\n    a()\n    raise ValueError('no')\n# ...\n")
     assert "stands where file line 3" in str(e)
+
+
+def test_diff_marked_hunk_with_a_changed_context_line_is_refused() -> None:
+    # The model changed a context line without marking it: keep the file's line or write
+    # the model's? Two readings, so neither.
+    text = 'fn main() {\n    eprintln!(\n        "w={} h={}",\n        w, h\n    );\n}\n'
+    snippet = (
+        "fn main() {\n    eprintln!(\n"
+        '        "w={} h={}{}",\n        w, h,\n+        extra()\n    );\n}\n'
+    )
+    e = refused("main.rs", text, snippet)
+    assert "not the file's as written" in str(e) and "mark every changed line" in str(e)

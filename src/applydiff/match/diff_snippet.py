@@ -17,11 +17,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import NoMatch
+from ..errors import Ambiguous, NoMatch
 from ..text import split_lines
 from . import replace_with_matches
 from .elision import is_marker
 from .lazy.shapes import indent_of
+
+# The tiers that find text the file has as written, but for whitespace or a character's form
+# (quotes, dashes): a hunk found only by a looser one holds lines that are not the file's.
+SAME_TEXT = frozenset(("exact", "trailing_whitespace", "indentation", "whitespace", "characters"))
 
 # A line a diff marks as added or removed: one "+" or "-" at the very start (not "--", a Lua
 # or SQL comment, nor "->", "++", "+=", "-=").
@@ -66,6 +70,19 @@ def merge_diff_snippet(text: str, snippet: str) -> DiffMerge:
         except NoMatch as e:
             e.args = (f"snippet lines from {line}, read as a diff's hunk: {e.args[0]}",)
             raise
+        loose = [m for m in matches if m.tier not in SAME_TEXT]
+        if loose:
+            # A context line that is not the file's may be a change the model left unmarked
+            # (or a slip): kept as the file has it, or written as shown? Two readings.
+            raise Ambiguous(
+                f"snippet lines from {line}, read as a diff's hunk: its context and removed "
+                f"lines are not the file's as written (found only by the {loose[0].tier} "
+                f"tier, at file line {loose[0].start_line}); a context line may hold a change "
+                "without its '+'/'-' mark: mark every changed line, and copy the others as "
+                "the file has them",
+                lines=[loose[0].start_line],
+                tier="lazy",
+            )
         if matches:
             confidence = min(confidence, *(m.confidence for m in matches))
             if k == 1:

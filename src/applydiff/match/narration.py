@@ -108,9 +108,14 @@ def _opening(words: str) -> tuple[str, ...]:
     return tuple(_WORDS.findall(words.lower())[:3])
 
 
-def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[str, list[str]]:
+def drop_narration(
+    snippet: str, file_lines: set[str], syntax: Syntax, order: list[str] | None = None
+) -> tuple[str, list[str]]:
     """``snippet`` without its narration lines, and a note for each one left out.
-    ``file_lines`` holds the file's lines, trailing whitespace stripped.
+    ``file_lines`` holds the file's lines, trailing whitespace stripped; ``order``, when
+    given, the file's lines in order: code counts as unchanged around a comment only where
+    the code lines on both sides of it follow each other in the file (a comment inside
+    rewritten code documents it, wherever else the file has its lines).
 
     Narration is told by position first (issue 26): a comment the file does not have, right
     above code the file has unchanged, speaks of the edit when its words do (a change verb
@@ -132,8 +137,37 @@ def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[
             j += step
         return j if 0 <= j < len(lines) and not marked[j] else None
 
-    def unchanged(j: int | None) -> bool:
-        return j is not None and lines[j].rstrip() in file_lines
+    rows: dict[str, list[int]] | None = None
+
+    def follow(a: str, b: str) -> bool:
+        """Whether the file has line ``b`` as the next code line after line ``a``."""
+        nonlocal rows
+        if order is None:
+            return True
+        if rows is None:
+            rows = {}
+            for r, x in enumerate(order):
+                rows.setdefault(x.rstrip(), []).append(r)
+        for r in rows.get(a, []):
+            j = r + 1
+            while j < len(order) and (
+                not order[j].strip() or comment_text(order[j], syntax) is not None
+            ):
+                j += 1
+            if j < len(order) and order[j].rstrip() == b:
+                return True
+        return False
+
+    def unchanged(j: int | None, k: int) -> bool:
+        """Line ``j`` (the code below comment ``k``) is the file's, and, when the code above
+        the comment is the file's too, the two follow each other in the file (else the
+        comment stands in rewritten code)."""
+        if j is None or lines[j].rstrip() not in file_lines:
+            return False
+        i = code(k, -1)
+        if i is None or lines[i].rstrip() not in file_lines:
+            return True  # after a marker, the start, or new code: the code below is kept
+        return follow(lines[i].rstrip(), lines[j].rstrip())
 
     def new(j: int | None) -> bool:
         return j is not None and lines[j].rstrip() not in file_lines
@@ -159,7 +193,7 @@ def drop_narration(snippet: str, file_lines: set[str], syntax: Syntax) -> tuple[
         below, above = code(k, 1), code(k, -1)
         if new(below) or (below is None and new(above)):
             narrates = _edit_relative(words)  # else it documents the new code
-        elif unchanged(below):
+        elif unchanged(below, k):
             narrates = bool(
                 _LABEL.match(words) or is_narration(words) or _CHANGE_START.match(words)
             )

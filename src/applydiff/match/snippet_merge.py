@@ -82,7 +82,7 @@ def _merge_lazy(
         how = SnippetMerge("diff", done.start_line, done.end_line, done.confidence, (note,))
         return done.text, how
     if syntax is not None and not keep_narration:
-        snippet, dropped = drop_narration(snippet, {x.rstrip() for x in bare}, syntax)
+        snippet, dropped = drop_narration(snippet, {x.rstrip() for x in bare}, syntax, bare)
         notes += dropped
 
     # The file's outline, read once if either merge needs it.

@@ -400,6 +400,10 @@ class Replacing(State):
         old = self.bare[start : b.close + 1]  # from the header's first line the snippet shows
         ops = diff.opcodes([loose_key(x) for x in old], [loose_key(x) for x in new])
         dropped, replaced = unexplained_drops(old, new, ops)
+        # The definition's header and closer are the shown ones, whatever the alignment of
+        # its many alike lines ("}") paired them with.
+        ends = {0, len(old) - 1} if loose_key(new[-1]) == loose_key(old[-1]) else {0}
+        dropped = [r for r in dropped if r not in ends]
         if not dropped:
             return
         gone = {start + r for r in dropped}
