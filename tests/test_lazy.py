@@ -55,6 +55,19 @@ def main():
     save(sys.argv[2], data)
 """
 
+# load() shown whole but for its debug print: the print goes (issue 26: shown on both sides).
+LOAD_WITHOUT_PRINT = "".join(
+    f"{x}\n"
+    for x in (
+        MARK,
+        "def load(path):",
+        "    with open(path) as f:",
+        "        data = f.read()",
+        "    return data",
+        MARK,
+    )
+)
+
 
 def lines(*xs: str) -> str:
     """The text of these lines, each ended by a newline."""
@@ -883,14 +896,7 @@ def test_workspace_applies_a_fast_apply_tool_call(tmp_path):
         "arguments": {
             "target_file": "a.py",
             "instructions": "drop the debug print",
-            "code_edit": lines(
-                MARK,
-                "def load(path):",
-                "    with open(path) as f:",
-                "        data = f.read()",
-                "    return data",
-                MARK,
-            ),
+            "code_edit": LOAD_WITHOUT_PRINT,
         },
     }
     result = Workspace(tmp_path).apply(json.dumps(call))
@@ -935,14 +941,7 @@ def test_refused_lazy_edit_in_a_multi_file_response_writes_nothing(tmp_path):
         Replace("b.py", "y = 2", "y = 3"),
         Lazy(
             "a.py",
-            lines(
-                MARK,
-                "def load(path):",
-                "    with open(path) as f:",
-                "        data = f.read()",
-                "    return data",
-                MARK,
-            ),
+            LOAD_WITHOUT_PRINT,
         ),
         Write("d.txt", "new\n"),
         Lazy("a.py", lines(MARK, "def nothing():", "    pass", MARK)),
