@@ -419,3 +419,45 @@ def test_diff_marked_hunk_with_a_changed_context_line_is_refused() -> None:
     )
     e = refused("main.rs", text, snippet)
     assert "not the file's as written" in str(e) and "mark every changed line" in str(e)
+
+
+def test_diff_marked_hunk_with_unevenly_indented_context_is_refused() -> None:
+    # One context line at column 0, another two columns right of the file's: how far in
+    # the added lines go cannot be read from them (a real one came back 12 columns deep).
+    text = (
+        "void keys(int k) {\n    switch (k) {\n"
+        "        case 1: a(); break;\n        default: break;\n    }\n}\n"
+    )
+    snippet = (
+        "// ...\ncase 1: a(); break;\n+        case 2: b(); break;\n          default: break;\n"
+    )
+    e = refused("keys.c", text, snippet)
+    assert "indented unlike the file's" in str(e)
+
+
+@pytest.mark.parametrize(
+    "path,text,snippet",
+    [
+        (
+            "A.java",
+            "class A {\n    int f() {\n        count++;\n        this.count = total;\n"
+            "        count++;\n        count++;\n        return count;\n    }\n\n"
+            "    int g() {\n        return 1;\n    }\n}\n",
+            "        count++;\n        count++;\n        // ...\n    }\n\n"
+            "    int add(int v) {\n        return v + 1;\n    }\n\n    int g() {\n        // ...\n",
+        ),
+        (
+            "a.css",
+            ".a {\n  color: red;\n}\n\n@media print {\n  .b {\n    display: flex;\n"
+            "    margin: 0;\n    display: flex;\n  }\n}\n",
+            ".a {\n  color: blue;\n}\n/* ... */\n    display: flex;\n  }\n",
+        ),
+    ],
+)
+def test_context_that_may_be_a_deletion_is_refused_by_both_merges(
+    path: str, text: str, snippet: str
+) -> None:
+    # Lines in the file as they are at one place (changing nothing) and around a line at
+    # another (deleting it): the merge by definitions must not take them as context.
+    e = refused(path, text, snippet)
+    assert "may be meant to delete" in str(e)

@@ -65,6 +65,7 @@ def merge_diff_snippet(text: str, snippet: str) -> DiffMerge:
     confidence = 1.0
     first = last = 0
     for k, (old, new, line) in enumerate(hunks, 1):
+        before = text
         try:
             text, matches = replace_with_matches(text, old, new, report=True)
         except NoMatch as e:
@@ -83,12 +84,36 @@ def merge_diff_snippet(text: str, snippet: str) -> DiffMerge:
                 lines=[loose[0].start_line],
                 tier="lazy",
             )
+        for m in matches:
+            if m.tier in ("indentation", "whitespace") and _uneven(before, m.start_line, old):
+                # Its lines indented each by another amount than the file's: the new lines'
+                # indentation cannot be read from them.
+                raise Ambiguous(
+                    f"snippet lines from {line}, read as a diff's hunk: its context lines are "
+                    f"indented unlike the file's at line {m.start_line}, each by another "
+                    "amount, so the new lines' indentation is unclear; copy the context "
+                    "lines with the file's indentation",
+                    lines=[m.start_line],
+                    tier="lazy",
+                )
         if matches:
             confidence = min(confidence, *(m.confidence for m in matches))
             if k == 1:
                 first = matches[0].start_line
             last = max(last, matches[-1].end_line)
     return DiffMerge(text, max(1, first), max(1, first, last), confidence, len(hunks))
+
+
+def _uneven(text: str, start_line: int, old: str) -> bool:
+    """The lines of ``old`` found at ``start_line`` of ``text`` (a tier that forgives
+    whitespace) are shifted from the file's by more than one amount."""
+    file_lines = [x.rstrip("\r\n") for x in split_lines(text)][start_line - 1 :]
+    shifts = {
+        indent_of(f) - indent_of(o)
+        for o, f in zip(old.split("\n")[:-1], file_lines, strict=False)
+        if o.strip() and f.strip()
+    }
+    return len(shifts) > 1
 
 
 def read_hunks(snippet: str, bare: list[str]) -> list[tuple[str, str, int]]:
@@ -119,10 +144,10 @@ def read_hunks(snippet: str, bare: list[str]) -> list[tuple[str, str, int]]:
         run.append((x, m))
     runs.append((start, run))
     whole = [pair for _, r in runs for pair in r]
-    default = _mode(whole, have, widths, shift, None)
+    default = _mode(whole, have, widths, None, shift)
     hunks: list[tuple[str, str, int]] = []
     for first, r in runs:
-        mode = _mode(r, have, widths, shift, default)
+        mode = _mode(r, have, widths, default, shift)
         old: list[str] = []
         new: list[str] = []
         for x, m in r:
@@ -168,13 +193,15 @@ def _strip(x: str, mode: str) -> str:
 
 
 def _mode(
-    run: list[tuple[str, bool]], have: set[str], widths: set[int], shift: bool, default: str | None
+    run: list[tuple[str, bool]],
+    have: set[str],
+    widths: set[int],
+    default: str | None,
+    shift: bool,
 ) -> str:
     """How the marks of ``run`` are written: the reading under which its removed lines are
     the file's, else its added lines are indented as the context lines next to them and as
     the file indents; ``default`` on a tie (None: ``drop``)."""
-    if shift:
-        return "drop"
     near: list[int | None] = []  # the width of the nearest context line to each line
     last: int | None = None
     for x, m in run:
@@ -201,9 +228,12 @@ def _mode(
                 total += (indent_of(body) in widths) + 10 * (indent_of(body) == width)
         return total
 
-    scores = {mode: score(mode) for mode in _MODES}
+    # With a unified diff's context (a space first), a mark takes the first column: the
+    # line follows it, right after or after one space more.
+    modes = ("drop", "pair") if shift else _MODES
+    scores = {mode: score(mode) for mode in modes}
     best = max(scores.values())
-    top = [mode for mode in _MODES if scores[mode] == best]
+    top = [mode for mode in modes if scores[mode] == best]
     if default in top:
         return default
     return top[0]

@@ -22,6 +22,7 @@ from ..text import split_lines
 from .diff_snippet import diff_marked, merge_diff_snippet
 from .elision import is_marker
 from .lazy import has_markers, merge_snippet
+from .lazy.readings import DeletionOrContext
 from .narration import drop_narration
 from .outline import Outline, Syntax, scan, syntax_for
 from .sniff import extension_from_content
@@ -103,7 +104,9 @@ def _merge_lazy(
             "lines", result.start_line, result.end_line, result.confidence, tuple(notes)
         )
     except (NoMatch, Ambiguous) as line_error:
-        if syntax is None:
+        if syntax is None or isinstance(line_error, DeletionOrContext):
+            # (The merge by definitions would read that segment as context: one of the
+            # two readings, not a reason to pick it.)
             raise
         try:
             merged, placed = merge_by_definitions(

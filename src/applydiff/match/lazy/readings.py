@@ -148,6 +148,12 @@ def no_other_reading(placing: Placing, p: int, head_len: int) -> None:
             )
 
 
+class DeletionOrContext(Ambiguous):
+    """A segment that changes nothing where it stands as it is, and deletes lines where its
+    lines stand apart: two readings of lines the snippet shows, which no other merge may
+    settle by taking them as context (issue 26)."""
+
+
 def no_deletion_elsewhere(placing: Placing, p: int) -> None:
     """A segment found in the file as it is changes nothing there; but if elsewhere (below
     the cursor) its lines stand with a few lines between them, it may be meant to delete
@@ -164,7 +170,7 @@ def no_deletion_elsewhere(placing: Placing, p: int) -> None:
             pair = split_at(view.coded, sk[:split], sk[split:], lo, MAX_UNSHOWN_DELETE)
         if pair is not None:
             a, b = pair
-            raise Ambiguous(
+            raise DeletionOrContext(
                 f"{placing.name}: it is in the file as it is at lines {p + 1}-{p + n}, so it "
                 f"changes nothing there, but it may be meant to delete lines "
                 f"{a + split + 1}-{b} (its lines stand around them there); show the "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 from ...errors import Ambiguous, NoChange, NoMatch
+from ..lazy.readings import DeletionOrContext
 from ..outline import scan
 from .imports import Imports
 from .inserting import Inserting
@@ -90,6 +91,20 @@ class Merge(Reading, Replacing, Inserting, Imports):
                     )
             last = x
 
+    def _stands_apart(self, x: Item, at: int) -> tuple[int, int] | None:
+        """Where the context run's first line stands with the rest of it a few lines
+        further on (1 to 3 lines between), other than at row ``at``: the rows between, or
+        None."""
+        want = [y.rstrip() for y in self.lines[x.first : x.last + 1] if y.strip()]
+        first, rest = want[0], want[1:]
+        for r in self._rows.get(first, []):
+            for gap in (1, 2, 3):
+                b = r + 1 + gap
+                got = [y.rstrip() for y in self.bare[b : b + 3 * len(rest)] if y.strip()]
+                if got[: len(rest)] == rest and r != at:
+                    return r + 1, b
+        return None
+
     @staticmethod
     def _between_markers(items: list[Item], k: int) -> bool:
         def side(step: int) -> bool:
@@ -144,6 +159,20 @@ class Merge(Reading, Replacing, Inserting, Imports):
                     lines=[r + 1 for r in rows[:8]],
                     tier="lazy",
                 )
+            if rows and lines > 1:
+                gap = self._stands_apart(x, rows[0])
+                if gap is not None:
+                    # As the line merge reads such a segment: in the file as it is here,
+                    # changing nothing, and around a few lines there, deleting them.
+                    raise DeletionOrContext(
+                        f"snippet lines {x.first + 1}-{x.last + 1} are in the file as they "
+                        f"are at line {rows[0] + 1}, so they change nothing there, but they "
+                        f"may be meant to delete lines {gap[0] + 1}-{gap[1]} (they stand "
+                        "around them there); show the change, or the lines around it that "
+                        "make the place unique",
+                        lines=[rows[0] + 1, gap[0] + 1],
+                        tier="lazy",
+                    )
             if rows:
                 continue
             raise NoMatch(

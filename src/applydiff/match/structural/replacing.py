@@ -155,6 +155,9 @@ class Replacing(State):
             m = _DECLARATION.match(x)
             if m:
                 where.setdefault(m.group(1).lower(), []).append(r)
+        props = {_DECLARATION.match(x).group(1).lower() for x in shown}  # type: ignore[union-attr]
+        if set(where) <= props:
+            return None  # every declaration shown: the rule whole, as the snippet orders it
         out = list(body)
         added: list[str] = []
         last = max((r for r, x in enumerate(body) if _DECLARATION.match(x)), default=None)
@@ -183,6 +186,17 @@ class Replacing(State):
                 for r in range(placed[0] + 1, placed[-1])
                 if r not in shown_rows and _DECLARATION.match(body[r])
             }
+        if not added and not gone and out == body:
+            # It changes nothing but leaves declarations out: they go (the rule shown whole
+            # without them), or they stay (the rule shown as context)? Two readings.
+            raise Ambiguous(
+                f"file line {b.open + 1}: the snippet shows {self.bare[b.open].strip()[:60]!r} "
+                "with fewer declarations than the file has and changes none of them; show "
+                "the declarations to delete between two that stay, or put an "
+                "'... existing code ...' marker where the rest stays",
+                lines=[b.open + 1],
+                tier="lazy",
+            )
         at = (last + 1) if last is not None else len(body)
         out[at:at] = added
         kept = [x for r, x in enumerate(out) if r not in gone or r >= at]
