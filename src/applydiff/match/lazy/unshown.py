@@ -17,14 +17,12 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 
 from ..outline import Syntax
-from .shapes import bracket_balance, closes_block, indent_of, looks_changed
+from .shapes import bracket_balance, closes_block, indent_of, looks_changed, opens_block
 
 Opcode = tuple[str, int, int, int, int]
 
-# A line that opens a block its next lines are inside: a bracket left open, a Python or YAML
-# header, a shell keyword, an HTML start tag.
+# A header's end that leaves a block open (Python, YAML, shell, an arrow function).
 _OPENS_AT_END = re.compile(r"(?::|\bthen|\bdo|=>|\\)\s*$")
-_START_TAG = re.compile(r"^\s*<([A-Za-z][\w.:-]*)\b[^>]*(?<!/)>\s*$")
 
 # What a line declares: a variable (``const x =``, ``let mut x``, ``x := ``, ``int x =``,
 # ``x = `` in Python), a function or a class. Attribute and index targets (``self.x =``,
@@ -67,10 +65,12 @@ def unexplained_drops(
     return out, replaced
 
 
-def opens_block(line: str) -> bool:
-    """The line leaves a block open for the lines after it."""
+def leaves_open(line: str) -> bool:
+    """The line leaves a block open for the lines after it: what ``shapes.opens_block``
+    reads (a last ``{``, ``(``, ``[``, a start tag), a bracket left open before other text,
+    or a header's ``:`` (Python, YAML), ``then``, ``do``, ``=>``."""
     s = line.rstrip()
-    return bracket_balance([s]) > 0 or bool(_OPENS_AT_END.search(s)) or bool(_START_TAG.match(s))
+    return opens_block(s) or bracket_balance([s]) > 0 or bool(_OPENS_AT_END.search(s))
 
 
 _CONTROL = re.compile(
@@ -87,10 +87,10 @@ def defines(line: str) -> bool:
     mapping key), not of a statement's block (``if``, ``for``, ``try``) nor a call's or a
     literal's brackets left open (``foo(``, ``[``, a key whose value follows)."""
     s = line.strip()
-    if not _NAMED.search(s) or not opens_block(s) or _CONTROL.match(s):
+    if not _NAMED.search(s) or not leaves_open(s) or _CONTROL.match(s):
         return False
-    if _START_TAG.match(s):
-        return True
+    if s.startswith("<") and opens_block(s):
+        return True  # an element's start tag
     if s.endswith(":"):
         return bool(_PY_HEADER.match(s))
     return not s.endswith(("(", "[", ",", "\\")) and s[:1] not in "\"'`"
@@ -167,7 +167,7 @@ def deletion_problem(
             not any(r in replaced for r in run) and _whole_but(bare, run, level, same)
         )
         head = bare[above]
-        if defines(head) and (indent_of(head) < level or opens_block(head)) and not whole:
+        if defines(head) and (indent_of(head) < level or leaves_open(head)) and not whole:
             return (
                 f"line {run[0] + 1} ({quoted!r}) has only {head.strip()[:60]!r} above it, "
                 "the header of its definition: a header does not say the lines after it go"
@@ -301,9 +301,9 @@ __all__ = [
     "declared",
     "defines",
     "deletion_problem",
+    "leaves_open",
     "names_declared",
     "opener_of",
-    "opens_block",
     "partial_by_nature",
     "unexplained_drops",
 ]
