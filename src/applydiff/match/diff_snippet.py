@@ -56,11 +56,10 @@ def diff_marked(snippet: str, bare: list[str]) -> list[int]:
     return [k for k, x in found if x[0] not in marks]
 
 
-def merge_diff_snippet(text: str, snippet: str) -> DiffMerge:
+def merge_diff_snippet(text: str, snippet: str, bare: list[str]) -> DiffMerge:
     """``text`` with the diff-marked lazy ``snippet`` applied hunk by hunk. Raises
     ``NoMatch`` / ``Ambiguous`` (a hunk the ladder cannot place for sure, or one with no old
-    line to place it by)."""
-    bare = [x.rstrip("\r\n") for x in split_lines(text)]
+    line to place it by). ``bare``: the file's lines, without their ends."""
     hunks = read_hunks(snippet, bare)
     confidence = 1.0
     first = last = 0

@@ -158,13 +158,12 @@ def drop_narration(
                 return True
         return False
 
-    def unchanged(j: int | None, k: int) -> bool:
-        """Line ``j`` (the code below comment ``k``) is the file's, and, when the code above
-        the comment is the file's too, the two follow each other in the file (else the
+    def unchanged(j: int | None, i: int | None) -> bool:
+        """Line ``j`` (the code below a comment) is the file's, and, when line ``i`` (the
+        code above it) is the file's too, the two follow each other in the file (else the
         comment stands in rewritten code)."""
         if j is None or lines[j].rstrip() not in file_lines:
             return False
-        i = code(k, -1)
         if i is None or lines[i].rstrip() not in file_lines:
             return True  # after a marker, the start, or new code: the code below is kept
         return follow(lines[i].rstrip(), lines[j].rstrip())
@@ -193,7 +192,7 @@ def drop_narration(
         below, above = code(k, 1), code(k, -1)
         if new(below) or (below is None and new(above)):
             narrates = _edit_relative(words)  # else it documents the new code
-        elif unchanged(below, k):
+        elif unchanged(below, above):
             narrates = bool(
                 _LABEL.match(words) or is_narration(words) or _CHANGE_START.match(words)
             )

@@ -78,7 +78,7 @@ def _merge_lazy(
     bare = [x.rstrip("\r\n") for x in split_lines(text)]
     if diff_marked(snippet, bare):
         # Written with a diff's +/- marks: read as hunks, never written with the marks.
-        done = merge_diff_snippet(text, snippet)
+        done = merge_diff_snippet(text, snippet, bare)
         note = "read the snippet's '+' and '-' lines as a diff's added and removed lines"
         how = SnippetMerge("diff", done.start_line, done.end_line, done.confidence, (note,))
         return done.text, how
