@@ -23,14 +23,17 @@ on the command line (a checkout, or the part of one extracted with ``git archive
 
 Each case is merged as the engine applies a ``Lazy`` op, and ends as ``correct`` (the
 expected file), ``whitespace_off`` (the expected file but for whitespace: as wrong as
-misapplied), ``misapplied`` (anything else), ``refused`` (an ``EditError``) or ``crashed``.
+misapplied), ``reference_beyond`` (the merge kept the original's lines at every place where it
+differs, and the reference wrote lines there that the snippet does not have: the reference
+changed what nobody asked for), ``misapplied`` (anything else), ``refused`` (an ``EditError``)
+or ``crashed``.
 The expected files are another tool's or model's merge, not a person's: ``--show misapplied``
 prints each difference so that it can be judged.
 
 Usage::
 
     PYTHONPATH=src python benchmarks/real_snippets.py --continue DIR [--morph DIR]
-        [--kortix DIR] [--show refused|misapplied|whitespace_off|crashed] [--json PATH]
+        [--kortix DIR] [--show OUTCOME] [--json PATH]
 
 Prints a Markdown table per source and language (and the hand-written shapes corpus beside
 them, ``benchmarks/lazy_shapes``), with the median milliseconds of a merge. Exits 1 when a
@@ -55,7 +58,7 @@ from applydiff.bench import lazy_shapes
 from applydiff.bench.lazy_shapes import engine_merge
 from applydiff.errors import EditError
 
-COLUMNS = ("correct", "whitespace_off", "misapplied", "refused", "crashed")
+COLUMNS = ("correct", "whitespace_off", "reference_beyond", "misapplied", "refused", "crashed")
 
 
 @dataclass
@@ -221,8 +224,43 @@ def run_case(case: Case) -> Outcome:
             n=1,
         )
     )
-    kind = "whitespace_off" if got.split() == want.split() else "misapplied"
+    if got.split() == want.split():
+        kind = "whitespace_off"
+    elif _reference_beyond(case, got, want):
+        kind = "reference_beyond"
+    else:
+        kind = "misapplied"
     return Outcome(case, kind, seconds, diff)
+
+
+def _reference_beyond(case: Case, got: str, want: str) -> bool:
+    """Every difference is a place where the merge kept the original's lines and the
+    reference wrote lines there that the snippet does not have (Morph rewrites a comment's
+    spacing, or adds code nobody asked for), or dropped lines that the snippet could not have
+    deleted: a snippet deletes only between two lines it shows, and the merge's lines on one
+    side of the place are not in the snippet."""
+    shown = {x.strip() for x in case.compare(case.snippet).splitlines() if x.strip()}
+    original = {x.strip() for x in case.compare(case.original).splitlines()}
+    g, w = got.splitlines(), want.splitlines()
+
+    def neighbour(j: int, step: int) -> str | None:
+        while 0 <= j < len(g) and not g[j].strip():
+            j += step
+        return g[j].strip() if 0 <= j < len(g) else None
+
+    opcodes = difflib.SequenceMatcher(None, w, g, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "equal":
+            continue
+        theirs = [x.strip() for x in w[i1:i2] if x.strip()]
+        ours = [x.strip() for x in g[j1:j2] if x.strip()]
+        if any(x in shown for x in theirs) or any(x not in original for x in ours):
+            return False
+        if not theirs and all(
+            x is None or x in shown for x in (neighbour(j1 - 1, -1), neighbour(j2, 1))
+        ):
+            return False  # a drop between two shown lines: the snippet may have meant it
+    return True
 
 
 def table(title: str, outcomes: list[Outcome], key: Callable[[Case], str]) -> Iterator[str]:

@@ -16,6 +16,7 @@ import difflib
 import itertools
 
 from ...errors import Ambiguous, NoMatch
+from ..outline import Syntax
 from .blocks import closes_opened_block
 from .heads import Index
 from .placing import Placement, Placing
@@ -26,10 +27,18 @@ from .shapes import (
     closes_block,
     exact_key,
     indent_of,
+    is_import,
     looks_changed,
     weak_or_thin,
 )
-from .unshown import USE_REACH, declared, defines, deletion_problem, unexplained_drops
+from .unshown import (
+    USE_REACH,
+    declared,
+    defines,
+    deletion_problem,
+    is_definition,
+    unexplained_drops,
+)
 
 # A region may delete at most this many lines the segment does not show, or twice the
 # segment's length if more: past that, a marker was likely forgotten.
@@ -192,22 +201,25 @@ def no_weak_anchor(name: str, lines: list[str], which: str) -> None:
         )
 
 
-def check_insertion(name: str, new_line: str, edge: str, bare: list[str], row: int) -> None:
+def check_insertion(
+    name: str, new: list[str], edge: str, bare: list[str], row: int, syntax: Syntax | None
+) -> None:
     """New lines go beside file line ``row`` (0-based): after it for a segment held by its
-    head, before it for one held by its tail; ``new_line`` is the new line next to it,
-    ``edge`` the segment's line at its open end. Inserting is refused, not guessed, when the
-    new lines may as well replace that file line: it reads like an edit of it, or it sits at
-    the new lines' level (a marker after them does not tell: "the rest" may start with that
-    line or after it)."""
+    head, before it for one held by its tail; ``new`` holds the new lines from the one next
+    to it outward, ``edge`` the segment's line at its open end. Inserting is refused, not
+    guessed, when the new lines may as well replace that file line: the nearest reads like
+    an edit of it, or it sits at the new lines' level (a marker after them does not tell:
+    "the rest" may start with that line or after it) and could be that line rewritten."""
     if not 0 <= row < len(bare) or not bare[row].strip():
         return
     neighbour = bare[row]
-    changed = looks_changed(new_line, neighbour)
-    same_level = indent_of(neighbour) >= indent_of(edge) and not _declared_before_definition(
-        new_line, neighbour
+    near = next((x for x in new if x.strip()), new[0] if new else "")
+    changed = looks_changed(near, neighbour)
+    same_level = indent_of(neighbour) >= indent_of(edge) and not _cannot_be_rewritten(
+        new, neighbour, syntax
     )
     if changed or same_level:
-        a, b = new_line.strip(), neighbour.strip()
+        a, b = near.strip(), neighbour.strip()
         how = (
             f"looks like a changed copy of file line {row + 1} ({b!r})"
             if changed
@@ -225,14 +237,26 @@ def check_insertion(name: str, new_line: str, edge: str, bare: list[str], row: i
 _DOC_START = ("/**", "/*", "//", "#", '"""', "'''", "@", "<!--")
 
 
-def _declared_before_definition(new_line: str, neighbour: str) -> bool:
-    """A new declaration (``const X = 1;``) standing where the file has a definition's header
-    or the comment or decorator above one (``interface Props {``, ``/**``, ``@Component``):
-    it cannot be that line changed, and the marker beside it keeps what follows (issue 26)."""
+def _cannot_be_rewritten(new: list[str], neighbour: str, syntax: Syntax | None) -> bool:
+    """The new lines cannot be the file line beside them rewritten, so the marker past them
+    keeps that line (issue 26): their first code line is an import and the file's line is
+    none, or it declares a name where the file has a definition's header (or the comment or
+    decorator above one) of another name, which its body, kept behind the marker, would
+    lose."""
+    code = next((x for x in new if x.strip() and not x.strip().startswith(_DOC_START)), None)
+    if code is None:
+        return False
     n = neighbour.strip()
-    return declared(new_line) is not None and (
-        (defines(n) and declared(neighbour) is None) or n.startswith(_DOC_START)
-    )
+    if syntax is not None and is_import(code, syntax) and not is_import(neighbour, syntax):
+        return True
+    name = declared(code)
+    if name is None:
+        return False
+    if n.startswith(_DOC_START):
+        return True
+    if defines(n) and declared(neighbour) is None:
+        return True
+    return is_definition(n) and declared(neighbour) != name
 
 
 def balanced_insertion(name: str, new: list[str]) -> None:

@@ -37,6 +37,7 @@ from .readings import (
 )
 from .retype import blank_pairs, by_analogy, reindented, retyped_segment
 from .shapes import OPENS, indent_of, looks_changed, weak_lines
+from .unshown import declared, is_definition
 
 
 class NoAnchor(NoMatch):
@@ -156,9 +157,19 @@ def _place_with(placing: Placing) -> Placement:
             if to_end is not None:
                 changed_or_added(placing, p, to_end.end)
                 return to_end
-            check_insertion(name, seg.lines[head_len], seg.lines[-1], bare, lo)
+            if n - head_len > 1 and _edge_changes(seg.lines[-1], bare, lo):
+                # Its last line is the file's next line changed: the lines before it are new.
+                return placing.placement_from(p, lo + 1, {i: p + i for i in range(head_len)})
+            check_insertion(
+                name, seg.lines[head_len:], seg.lines[-1], bare, lo, placing.index.syntax
+            )
             balanced_insertion(name, seg.lines[head_len:])
-            return placing.placement(p, lo)
+            placed = placing.placement(p, lo)
+            # New lines after a head that ends in blank lines, where the file goes on: the
+            # blank lines separate them from what follows as they separate the head's.
+            if seg.lines[-1].strip():
+                placed.blank_after = _blank_run(seg.lines[head_len - 1 :: -1])
+            return placed
         q = _one_tail(placing, lo, tail_len, tails)
         to_end = _to_block_end(placing, p)
         if to_end is not None and to_end.end != q:
@@ -216,9 +227,23 @@ def _place_with(placing: Placing) -> Placement:
         tail_len -= 1
     start = q - tail_len
     no_weak_anchor(name, seg.lines[n - tail_len :], "last")
+    if n - tail_len > 1 and _edge_changes(seg.lines[0], bare, start - 1):
+        # Its first line is the file's line above the tail changed ("def f(a):" given a
+        # type): the lines between are new.
+        same = {n - tail_len + i: start + i for i in range(tail_len)}
+        return placing.placement_from(start - 1, q, same)
     balanced_insertion(name, seg.lines[: n - tail_len])
-    check_insertion(name, seg.lines[n - tail_len - 1], seg.lines[0], bare, start - 1)
-    return placing.placement(start, q, offset=n - tail_len)
+    new = seg.lines[: n - tail_len][::-1]
+    check_insertion(name, new, seg.lines[0], bare, start - 1, placing.index.syntax)
+    placed = placing.placement(start, q, offset=n - tail_len)
+    if seg.lines[0].strip() and start > 0 and bare[start - 1].strip():
+        placed.blank_before = _blank_run(seg.lines[n - tail_len :])  # (as after a head)
+    return placed
+
+
+def _blank_run(lines: list[str]) -> int:
+    """How many of ``lines`` are blank from the first on."""
+    return next((i for i, x in enumerate(lines) if x.strip()), len(lines))
 
 
 def _one_tail(placing: Placing, lo: int, tail_len: int, tails: list[int]) -> int:
@@ -318,3 +343,16 @@ def _closed_by_structure(placing: Placing, p: int, lo: int, tail_len: int) -> in
     if q - tail_len < lo or placing.keys[q - tail_len : q] != placing.sk[len(seg) - tail_len :]:
         return None
     return q
+
+
+def _edge_changes(edge: str, bare: list[str], row: int) -> bool:
+    """The segment's open end, ``edge``, is file line ``row`` changed: a definition's header
+    that reads like an edit of the file's header there, of the same name (``def f(gm):``
+    given a type). A changed copy takes the place of the line it changes, and the segment's
+    new lines between it and its anchor are inserted; a definition is not written twice,
+    where a statement may be (a second ``save(...)`` call beside the first)."""
+    if not 0 <= row < len(bare) or not bare[row].strip() or not is_definition(edge):
+        return False
+    line = bare[row]
+    name = declared(edge)
+    return name is not None and name == declared(line) and looks_changed(edge, line)

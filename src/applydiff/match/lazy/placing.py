@@ -32,6 +32,7 @@ class Placement:
     same: dict[int, int] = field(default_factory=dict)
     exact: bool = True  # False: placed with whitespace ignored (its lines re-indented)
     blank_after: int = 0  # blank lines the snippet shows after it, before a marker
+    blank_before: int = 0  # blank lines to write before its first, new, line
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import re
 
 from rapidfuzz.distance import Indel
 
+from ..outline import Syntax
+
 # New lines next to an anchor this similar to the file's line there look like a change of
 # that line, not an insertion beside it.
 CHANGED_LINE_SIMILARITY = 0.6
@@ -124,3 +126,28 @@ def looks_changed(new: str, old: str) -> bool:
         and wb is not None
         and (wa.group() == wb.group())
     )
+
+
+# JavaScript's: an import statement, or a require() bound to a name.
+_JS_IMPORT = re.compile(
+    r"^(?P<kind>import)\b|^(?:const|let|var)\s+[\w{}\s,]+=\s*(?P<req>require)\s*\("
+)
+# Import lines by language family: what each starts with (the group names the kind).
+IMPORTS = {
+    "python": re.compile(r"^(?P<kind>import|from)\s+[\w.]+"),
+    "js": _JS_IMPORT,
+    "jsx": _JS_IMPORT,
+    # '#include <...>' and '#include "..."' are two kinds: system headers, then the project's.
+    "c": re.compile(r"^(?P<kind>#\s*include\s*[<\"]|use\b|using\b|import\b|package\b)"),
+    "go": re.compile(r"^(?P<kind>import)\b"),
+    # A Vue or Svelte component's <script> imports, at the left edge as they are written.
+    "markup": re.compile(r"^(?P<kind>import)\s+[\w{*]"),
+    "css": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
+    "scss": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
+}
+
+
+def is_import(line: str, syntax: Syntax) -> bool:
+    """Whether ``line`` is an import line of the file's language, at the left edge."""
+    pattern = IMPORTS.get(syntax.name)
+    return pattern is not None and pattern.match(line) is not None

@@ -17,6 +17,7 @@ def assemble(file_lines: list[str], placements: list[Placement], text: str) -> s
     at = 0
     for pl in placements:
         out += file_lines[at : pl.start]
+        out += [eol] * pl.blank_before
         for i, line in enumerate(pl.lines):
             row = pl.same.get(i)
             if row is not None:

@@ -24,6 +24,17 @@ Opcode = tuple[str, int, int, int, int]
 # A header's end that leaves a block open (Python, YAML, shell, an arrow function).
 _OPENS_AT_END = re.compile(r"(?::|\bthen|\bdo|=>|\\)\s*$")
 
+# The head of a named definition, whose brackets may open on a later line
+# (``interface DayProps`` / ``  extends Pick<``, ``private def run[T](``, ``pub fn f``).
+_DEFINITION_HEAD = (
+    r"^\s*(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:pub(?:\([\w:]+\))?\s+)?"
+    r"(?:(?:abstract|public|private|protected|static|final|sealed|data|case|async|unsafe|"
+    r"local|override|inline)\s+)*"
+    r"(?:def|function|fn|func|class|struct|enum|type|interface|trait|impl|object|module|"
+    r"namespace)\b"
+)
+_IS_DEFINITION_HEAD = re.compile(_DEFINITION_HEAD + r"\s*[A-Za-z_$<]")
+
 # What a line declares: a variable (``const x =``, ``let mut x``, ``x := ``, ``int x =``,
 # ``x = `` in Python), a function or a class. Attribute and index targets (``self.x =``,
 # ``a[0] =``) declare nothing.
@@ -34,13 +45,12 @@ _DECLARES = (
         r"(?:mut\s+|const\s+)?[\[{(]?\s*([A-Za-z_$][\w$]*)"
     ),
     re.compile(r"^\s*(?:[A-Za-z_][\w<>\[\],:*&\s]*\s+[*&]?)?([A-Za-z_$][\w$]*)\s*(?::=|=(?!=))"),
-    re.compile(
-        r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|fn|func|class|struct|enum|type)\s+"
-        r"([A-Za-z_$][\w$]*)"
-    ),
+    re.compile(_DEFINITION_HEAD + r"\s+([A-Za-z_$][\w$]*)"),
 )
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
-_KEYWORDS = frozenset(("return", "if", "else", "for", "while", "yield", "await", "throw"))
+_KEYWORDS = frozenset(
+    ("return", "if", "else", "for", "while", "yield", "await", "throw", "function")
+)
 
 
 def unexplained_drops(
@@ -80,6 +90,12 @@ _CONTROL = re.compile(
 )
 _NAMED = re.compile(r"[A-Za-z_]")  # a bare "{" or "[" opens a literal, not a definition
 _PY_HEADER = re.compile(r"^(?:async\s+)?(?:def|class)\b|^[\w.-]+:$")
+
+
+def is_definition(line: str) -> bool:
+    """The line is a definition's header: it opens the definition's block (``defines``) or
+    starts with the keywords of one whose brackets open later."""
+    return defines(line) or _IS_DEFINITION_HEAD.match(line) is not None
 
 
 def defines(line: str) -> bool:
@@ -301,6 +317,7 @@ __all__ = [
     "declared",
     "defines",
     "deletion_problem",
+    "is_definition",
     "leaves_open",
     "names_declared",
     "opener_of",

@@ -34,9 +34,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...errors import NoMatch
+from ..lazy.shapes import is_import
 from ..outline import Outline, syntax_for
 from .merge import Merge
-from .pieces import MAX_UNSHOWN, LineMerge, StructuralResult, definition_names, is_import
+from .pieces import MAX_UNSHOWN, LineMerge, StructuralResult, definition_names
 
 __all__ = [
     "MAX_UNSHOWN",

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 from ...errors import Ambiguous
-from ..lazy.shapes import loose_key
+from ..lazy.shapes import IMPORTS, loose_key
 from .pieces import (
-    IMPORTS,
     Edit,
     Item,
     add_names,

@@ -24,24 +24,6 @@ CHANGED_ELEMENT = 0.85
 # (file text, snippet) -> merged text: the line merge, used within one definition.
 LineMerge = Callable[[str, str], str]
 
-# JavaScript's: an import statement, or a require() bound to a name.
-JS_IMPORT = re.compile(
-    r"^(?P<kind>import)\b|^(?:const|let|var)\s+[\w{}\s,]+=\s*(?P<req>require)\s*\("
-)
-# Import lines by language family: what each starts with (the group names the kind).
-IMPORTS = {
-    "python": re.compile(r"^(?P<kind>import|from)\s+[\w.]+"),
-    "js": JS_IMPORT,
-    "jsx": JS_IMPORT,
-    # '#include <...>' and '#include "..."' are two kinds: system headers, then the project's.
-    "c": re.compile(r"^(?P<kind>#\s*include\s*[<\"]|use\b|using\b|import\b|package\b)"),
-    "go": re.compile(r"^(?P<kind>import)\b"),
-    # A Vue or Svelte component's <script> imports, at the left edge as they are written.
-    "markup": re.compile(r"^(?P<kind>import)\s+[\w{*]"),
-    "css": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
-    "scss": re.compile(r"^(?P<kind>@import|@use|@forward)\b"),
-}
-
 
 @dataclass
 class Item:
@@ -73,12 +55,6 @@ class Edit:
 class StructuralResult:
     first_line: int  # 1-based lines of the file the merge touched
     last_line: int
-
-
-def is_import(line: str, syntax: Syntax) -> bool:
-    """Whether ``line`` is an import line of the file's language, at the left edge."""
-    pattern = IMPORTS.get(syntax.name)
-    return pattern is not None and pattern.match(line) is not None
 
 
 def definition_names(

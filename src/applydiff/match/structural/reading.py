@@ -3,9 +3,9 @@ lines above them, markers, blank lines, imports and runs of other lines."""
 
 from __future__ import annotations
 
+from ..lazy.shapes import IMPORTS
 from ..outline import Block, header_text, identity
 from .pieces import (
-    IMPORTS,
     Item,
     closes_at_its_level,
     context_runs,

@@ -10,10 +10,9 @@ from functools import cached_property
 from ...errors import Ambiguous
 from ...text import dominant_eol, split_lines
 from ..elision import is_marker
-from ..lazy.shapes import loose_key
+from ..lazy.shapes import IMPORTS, loose_key
 from ..outline import Block, Outline, Syntax, header_text, identity, scan
 from .pieces import (
-    IMPORTS,
     Item,
     LineMerge,
     StructuralResult,

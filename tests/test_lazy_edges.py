@@ -1,0 +1,245 @@
+"""Issue 26, part 2: what stands at a one-sided segment's open end. New lines beside a file
+line that they cannot be a rewrite of (an import beside code, a declaration where a
+definition's header is) are inserted; a definition's header at the open end that is the file's
+header there changed takes its place; new lines keep the blank lines that separate the
+file's definitions. A line that may as well be a rewrite stays refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from applydiff.engine import apply_ops
+from applydiff.errors import Ambiguous, EditError
+from applydiff.ir import Lazy
+from applydiff.match.lazy import merge_snippet
+from applydiff.match.snippet_merge import merge_lazy
+
+
+def merged(path: str, text: str, snippet: str, *, line_merge: bool = True) -> str:
+    out = merge_lazy(path, text, snippet)[0]
+    if line_merge:  # the line merge itself places it, not only the merge by definitions
+        assert merge_snippet(text, snippet, path=path)[0] == out
+    result = apply_ops([Lazy(path, snippet)], {path: text})  # the engine agrees, byte for byte
+    assert not result.errors and result.changes[0].after == out
+    return out
+
+
+def refused(path: str, text: str, snippet: str) -> EditError:
+    with pytest.raises(EditError) as e:
+        merge_lazy(path, text, snippet)
+    return e.value
+
+
+RUST = (
+    "// Mandelbrot in the terminal.\n"
+    "use std::io::{self, Write};\n"
+    'const PALETTE: &[u8] = b" .:-=+*#%@";\n'
+    "\n"
+    "fn main() {\n"
+    "    let out = io::stdout();\n"
+    "    render(&out);\n"
+    "}\n"
+)
+
+
+def test_new_import_before_code_is_added_not_a_rewrite_rust() -> None:
+    snippet = "use std::io::{self, Write};\nuse std::thread;\n// ... existing code ...\n"
+    out = merged("m.rs", RUST, snippet)
+    assert out == RUST.replace(
+        "use std::io::{self, Write};\n", "use std::io::{self, Write};\nuse std::thread;\n"
+    )
+
+
+JS = (
+    "import fs from 'fs';\n"
+    "const LIMIT = 10;\n"
+    "\n"
+    "export function read(path) {\n"
+    "  return fs.readFileSync(path, 'utf8').slice(0, LIMIT);\n"
+    "}\n"
+)
+
+
+def test_new_import_before_code_is_added_not_a_rewrite_js() -> None:
+    snippet = (
+        "import fs from 'fs';\n"
+        "import path from 'path';\n"
+        "// ... existing code ...\n"
+        "export function read(path) {\n"
+        "  return fs.readFileSync(path.resolve(path), 'utf8').slice(0, LIMIT);\n"
+        "}\n"
+    )
+    out = merged("a.js", JS, snippet)
+    assert out == (
+        "import fs from 'fs';\n"
+        "import path from 'path';\n"
+        "const LIMIT = 10;\n"
+        "\n"
+        "export function read(path) {\n"
+        "  return fs.readFileSync(path.resolve(path), 'utf8').slice(0, LIMIT);\n"
+        "}\n"
+    )
+
+
+TSX = (
+    'import { clsx } from "clsx";\n'
+    "\n"
+    "interface DayProps\n"
+    "  extends Pick<Options, 'minDate'> {\n"
+    "  day: Date;\n"
+    "}\n"
+    "\n"
+    "export function Day(props: DayProps) {\n"
+    '  return <div className={clsx("react-datepicker__day")} />;\n'
+    "}\n"
+)
+
+
+def test_declaration_where_a_multiline_definition_header_is_goes_before_it_tsx() -> None:
+    # "interface DayProps" opens its braces on the next line: still a definition's header,
+    # which a new constant cannot be a rewrite of (its body stays behind the marker).
+    snippet = (
+        'import { clsx } from "clsx";\n'
+        "\n"
+        'const DAY_CLASS = "react-datepicker__day";\n'
+        "\n"
+        "// ... existing code ...\n"
+    )
+    out = merged("day.tsx", TSX, snippet)
+    assert out == TSX.replace(
+        'import { clsx } from "clsx";\n\n',
+        'import { clsx } from "clsx";\n\nconst DAY_CLASS = "react-datepicker__day";\n\n',
+    )
+
+
+SCALA = (
+    "class QueryExecution {\n"
+    "  protected def executePhase[T](phase: String)(block: => T): T = {\n"
+    "    tracker.measurePhase(phase)(block)\n"
+    "  }\n"
+    "\n"
+    "  def simpleString: String = {\n"
+    '    "plan"\n'
+    "  }\n"
+    "}\n"
+)
+
+
+def test_new_definition_after_a_blank_keeps_the_blank_before_the_next_scala() -> None:
+    # No marker: the head ends with the blank line between two definitions; the new one goes
+    # there and is set apart from the next as the head is.
+    snippet = (
+        "  protected def executePhase[T](phase: String)(block: => T): T = {\n"
+        "    tracker.measurePhase(phase)(block)\n"
+        "  }\n"
+        "\n"
+        "  private def withPhase[T](phase: String)(block: => T): T = executePhase(phase)(block)\n"
+    )
+    out = merged("Q.scala", SCALA, snippet)
+    assert out == SCALA.replace(
+        "  }\n\n  def simpleString",
+        "  }\n\n  private def withPhase[T](phase: String)(block: => T): T = "
+        "executePhase(phase)(block)\n\n  def simpleString",
+    )
+
+
+PY = (
+    "import os\n"
+    "\n"
+    "\n"
+    "def load(path):\n"
+    "    return open(path).read()\n"
+    "\n"
+    "\n"
+    "def save(path, data):\n"
+    "    with open(path, 'w') as f:\n"
+    "        f.write(data)\n"
+)
+
+
+def test_new_definition_after_a_blank_keeps_the_blank_before_the_next_python() -> None:
+    snippet = (
+        "def load(path):\n"
+        "    return open(path).read()\n"
+        "\n"
+        "\n"
+        "def exists(path):\n"
+        "    return os.path.exists(path)\n"
+    )
+    out = merged("io.py", PY, snippet, line_merge=False)  # ("exists" reads like "save")
+    assert out == PY.replace(
+        "\n\ndef save", "\n\ndef exists(path):\n    return os.path.exists(path)\n\n\ndef save"
+    )
+
+
+GM = (
+    "from typing import Optional\n"
+    "\n"
+    "\n"
+    "def _replace_attributes(gm: GraphModule, replacement) -> None:\n"
+    "    gm.delete_all_unused_submodules()\n"
+    "    gm.recompile()\n"
+)
+
+
+def test_changed_header_at_the_open_end_takes_its_place_python() -> None:
+    # Held by its tail: its first line is the file's header above the tail, given a type;
+    # the lines between are new.
+    snippet = (
+        "def _replace_attributes(gm: Optional[GraphModule], replacement) -> None:\n"
+        "    if gm is None:\n"
+        '        raise ValueError("gm is None")\n'
+        "    gm.delete_all_unused_submodules()\n"
+        "# ... existing code ...\n"
+    )
+    out = merged("sub.py", GM, snippet)
+    assert out == GM.replace(
+        "def _replace_attributes(gm: GraphModule, replacement) -> None:\n",
+        "def _replace_attributes(gm: Optional[GraphModule], replacement) -> None:\n"
+        "    if gm is None:\n"
+        '        raise ValueError("gm is None")\n',
+    )
+
+
+GO = (
+    "package store\n"
+    "\n"
+    "func Open(path string) (*DB, error) {\n"
+    "\tdb := &DB{path: path}\n"
+    "\treturn db, db.load()\n"
+    "}\n"
+)
+
+
+def test_changed_header_at_the_open_end_takes_its_place_go() -> None:
+    snippet = (
+        "func Open(path string, readOnly bool) (*DB, error) {\n"
+        '\tif path == "" {\n'
+        "\t\treturn nil, ErrNoPath\n"
+        "\t}\n"
+        "\tdb := &DB{path: path}\n"
+        "// ... existing code ...\n"
+    )
+    out = merged("store.go", GO, snippet)
+    assert out == GO.replace(
+        "func Open(path string) (*DB, error) {\n",
+        'func Open(path string, readOnly bool) (*DB, error) {\n\tif path == "" {\n'
+        "\t\treturn nil, ErrNoPath\n\t}\n",
+    )
+
+
+def test_a_changed_statement_at_the_open_end_stays_refused() -> None:
+    # A call may be written twice (a second save beside the first): no header, no guess.
+    text = "def main():\n    data = load()\n    save(data)\n    report(data)\n"
+    snippet = "# ... existing code ...\n    data = load()\n    log(data)\n    save(data[:10])\n"
+    error = refused("m.py", text, snippet)
+    assert isinstance(error, Ambiguous)
+    assert "file line 3" in error.message
+
+
+def test_a_header_of_another_name_at_the_open_end_stays_refused() -> None:
+    # "def saved(" reads like "def save(", but names another function: a new one, or the old
+    # renamed? Two readings.
+    text = "def save(path):\n    write(path)\n    log(path)\n"
+    snippet = "def saved(path):\n    check(path)\n    write(path)\n# ... existing code ...\n"
+    assert isinstance(refused("s.py", text, snippet), Ambiguous)
