@@ -336,12 +336,26 @@ def test_dedented_marker_ends_the_inner_block():
     assert stats(result) == (2, 5, 1.0, 1)
 
 
-def test_marker_inside_the_inner_block_leaves_the_change_ambiguous():
+def test_one_line_changed_before_a_marker_inside_the_inner_block():
+    # Issue 26: the new line is the file's next line changed (same subject, much the same
+    # text): models' merged files change it in place, they do not write it twice.
     snippet = lines(
         "    def total(self, items):",
         "        result = 0",
         "        for item in items:",
         "            result += item.price * item.qty",
+        "            " + MARK,
+    )
+    new, _ = merge(LOOP, snippet)
+    assert new == LOOP.replace("item.price\n", "item.price * item.qty\n")
+
+
+def test_a_similar_line_of_another_subject_before_a_marker_stays_ambiguous():
+    snippet = lines(
+        "    def total(self, items):",
+        "        result = 0",
+        "        for item in items:",
+        "            total += item.price",
         "            " + MARK,
     )
     error = refused(LOOP, snippet, Ambiguous)

@@ -243,3 +243,163 @@ def test_a_header_of_another_name_at_the_open_end_stays_refused() -> None:
     text = "def save(path):\n    write(path)\n    log(path)\n"
     snippet = "def saved(path):\n    check(path)\n    write(path)\n# ... existing code ...\n"
     assert isinstance(refused("s.py", text, snippet), Ambiguous)
+
+
+CANVAS = (
+    "export class Canvas {\n"
+    "    private readonly _paintImage = (image: HTMLImageElement) => {\n"
+    "        this.draw(image);\n"
+    "    };\n"
+    "\n"
+    "    private readonly _repairStyle = () => {\n"
+    "        this.fix();\n"
+    "    };\n"
+    "}\n"
+)
+
+
+def test_closers_of_new_members_are_not_an_anchor_ts() -> None:
+    # Rule 4: the last "};" closes what the new lines open; it anchors nothing. The new
+    # member goes after the one shown, set apart as the members are.
+    snippet = (
+        "// ... existing code ...\n"
+        "    private readonly _paintImage = (image: HTMLImageElement) => {\n"
+        "        this.draw(image);\n"
+        "    };\n"
+        "\n"
+        "    private readonly _paintCover = (ctx: Context) => {\n"
+        "        clear(ctx);\n"
+        "    };\n"
+        "// ... existing code ...\n"
+    )
+    out = merged("canvas.ts", CANVAS, snippet)
+    assert out == CANVAS.replace(
+        "    };\n\n    private readonly _repairStyle",
+        "    };\n\n    private readonly _paintCover = (ctx: Context) => {\n"
+        "        clear(ctx);\n    };\n\n    private readonly _repairStyle",
+    )
+
+
+STORE = (
+    "public class Store {\n"
+    "    public int size() {\n"
+    "        return items.size();\n"
+    "    }\n"
+    "\n"
+    "    public void clear() {\n"
+    "        items.clear();\n"
+    "    }\n"
+    "}\n"
+)
+
+
+def test_closers_of_new_members_are_not_an_anchor_java() -> None:
+    snippet = (
+        "// ... existing code ...\n"
+        "    public int size() {\n"
+        "        return items.size();\n"
+        "    }\n"
+        "\n"
+        "    public boolean isEmpty() {\n"
+        "        return items.isEmpty();\n"
+        "    }\n"
+        "// ... existing code ...\n"
+    )
+    out = merged("Store.java", STORE, snippet)
+    assert out == STORE.replace(
+        "    }\n\n    public void clear",
+        "    }\n\n    public boolean isEmpty() {\n        return items.isEmpty();\n    }\n\n"
+        "    public void clear",
+    )
+
+
+TYPED = (
+    "import copy\n"
+    "from typing import Any, NamedTuple\n"
+    "\n"
+    "import torch\n"
+    "\n"
+    "\n"
+    "class Match(NamedTuple):\n"
+    "    anchor: Node\n"
+    "    # Maps nodes in the pattern to nodes in the graph\n"
+    "    nodes_map: dict[Node, Node]\n"
+    "    names: list[str]\n"
+    "\n"
+    "\n"
+    "def run(m: Match) -> None:\n"
+    "    pass\n"
+)
+
+
+def test_lines_changed_in_place_before_a_marker_python() -> None:
+    # Context on one side only, then the file's next lines each changed: changed there,
+    # not written twice (an import that keeps its names and adds two; two fields retyped).
+    snippet = (
+        "import copy\n"
+        "from typing import Any, Dict, List, NamedTuple\n"
+        "\n"
+        "# ... existing code ...\n"
+        "class Match(NamedTuple):\n"
+        "    anchor: Node\n"
+        "    # Maps nodes in the pattern to nodes in the graph\n"
+        "    nodes_map: Dict[Node, Node]\n"
+        "    names: List[str]\n"
+        "# ... existing code ...\n"
+    )
+    out = merged("m.py", TYPED, snippet)
+    assert out == (
+        TYPED.replace("import Any, NamedTuple", "import Any, Dict, List, NamedTuple")
+        .replace("dict[Node, Node]", "Dict[Node, Node]")
+        .replace("list[str]", "List[str]")
+    )
+
+
+LUA = (
+    "-- csvtool.lua: a tiny CSV toolkit\n"
+    "-- Commands: head, select, print\n"
+    "-- Usage: lua csvtool.lua <cmd> <file>\n"
+    "local M = {}\n"
+    "return M\n"
+)
+
+
+def test_one_line_changed_in_place_after_a_marker_lua() -> None:
+    # Held by its tail: the line before it is the file's line above the tail, changed.
+    snippet = (
+        "-- ... existing code ...\n"
+        "-- Commands: head, select, join, print\n"
+        "-- Usage: lua csvtool.lua <cmd> <file>\n"
+        "-- ... existing code ...\n"
+    )
+    out = merged("csvtool.lua", LUA, snippet)
+    assert out == LUA.replace("head, select, print", "head, select, join, print")
+
+
+def test_an_import_that_drops_a_name_is_not_read_in_place() -> None:
+    # "from typing import Any, Dict" for "from typing import Any, NamedTuple": NamedTuple
+    # would go while the file uses it. Not a change in place for the line merge; the merge
+    # by definitions extends the file's import from that source instead.
+    snippet = "import copy\nfrom typing import Any, Dict\n# ... existing code ...\n"
+    with pytest.raises(Ambiguous):
+        merge_snippet(TYPED, snippet, path="m.py")
+    out = merge_lazy("m.py", TYPED, snippet)[0]
+    assert out == TYPED.replace("import Any, NamedTuple", "import Any, NamedTuple, Dict")
+
+
+def test_a_field_of_another_name_is_not_read_in_place_c() -> None:
+    # "int w;" beside "int x;": a new field or x renamed? Two readings.
+    text = "struct a {\n\tint x;\n\tint y;\n};\n"
+    snippet = "struct a {\n\tint w;\n\t/* ... existing code ... */\n"
+    with pytest.raises(EditError):
+        merge_snippet(text, snippet, path="a.h")
+
+
+def test_an_element_of_another_id_is_not_read_in_place_html() -> None:
+    text = '<main>\n  <section id="products">\n    <h2>Products</h2>\n  </section>\n</main>\n'
+    snippet = (
+        '<!-- ... -->\n  <section id="catalog">\n    <h2>Products</h2>\n  </section>\n'
+        "<!-- ... -->\n"
+    )
+    with pytest.raises(EditError):
+        merge_snippet(text, snippet, path="index.html")

@@ -87,7 +87,8 @@ def merge_snippet(
         placed = place(
             Placing(seg, seg.name(k), index, cursor, False, top, bottom, whole, declares, rewrite)
         )
-        placed.blank_after = max(placed.blank_after, seg.blank_after)
+        if placed.blank_after is None:
+            placed.blank_after = seg.blank_after
         placements.append(placed)
         cursor = placed.end
     merged = assemble(file_lines, placements, text)

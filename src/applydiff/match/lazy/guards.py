@@ -35,6 +35,7 @@ from .unshown import (
     USE_REACH,
     declared,
     defines,
+    definition_name,
     deletion_problem,
     is_definition,
     unexplained_drops,
@@ -214,7 +215,7 @@ def check_insertion(
         return
     neighbour = bare[row]
     near = next((x for x in new if x.strip()), new[0] if new else "")
-    changed = looks_changed(near, neighbour)
+    changed = looks_changed(near, neighbour) and not other_definition(near, neighbour)
     same_level = indent_of(neighbour) >= indent_of(edge) and not _cannot_be_rewritten(
         new, neighbour, syntax
     )
@@ -237,16 +238,28 @@ def check_insertion(
 _DOC_START = ("/**", "/*", "//", "#", '"""', "'''", "@", "<!--")
 
 
+def other_definition(new: str, old: str) -> bool:
+    """Two definitions' headers of two names: alike in shape (``public void clear() {``,
+    ``public boolean isEmpty() {``), but the new one is not the file's renamed unless its
+    body (behind the marker) went with it, which a snippet that does not show it cannot
+    delete."""
+    a, b = definition_name(new), definition_name(old)
+    return a is not None and b is not None and a != b and is_definition(old)
+
+
 def _cannot_be_rewritten(new: list[str], neighbour: str, syntax: Syntax | None) -> bool:
     """The new lines cannot be the file line beside them rewritten, so the marker past them
-    keeps that line (issue 26): their first code line is an import and the file's line is
-    none, or it declares a name where the file has a definition's header (or the comment or
-    decorator above one) of another name, which its body, kept behind the marker, would
-    lose."""
+    keeps that line (issue 26): they are whole pieces (their brackets balance) where the
+    file's line opens or closes a block (taking its place would unbalance the file), their
+    first code line is an import and the file's line is none, or it declares a name where
+    the file has a definition's header (or the comment or decorator above one) of another
+    name, which its body, kept behind the marker, would lose."""
     code = next((x for x in new if x.strip() and not x.strip().startswith(_DOC_START)), None)
     if code is None:
         return False
     n = neighbour.strip()
+    if bracket_balance([neighbour]) != 0 and bracket_balance(new) == 0:
+        return True  # whole pieces in place of a line that opens or closes a block: no
     if syntax is not None and is_import(code, syntax) and not is_import(neighbour, syntax):
         return True
     name = declared(code)

@@ -11,6 +11,7 @@ indentation retyped) with whitespace ignored.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ...errors import Ambiguous, NoMatch
@@ -36,8 +37,17 @@ from .readings import (
     no_shorter_head,
 )
 from .retype import blank_pairs, by_analogy, reindented, retyped_segment
-from .shapes import OPENS, indent_of, looks_changed, weak_lines
-from .unshown import declared, is_definition
+from .shapes import (
+    OPENS,
+    bracket_balance,
+    exact_key,
+    indent_of,
+    looks_changed,
+    much_alike,
+    weak_lines,
+    weak_or_thin,
+)
+from .unshown import declared, definition_name, is_definition
 
 
 class NoAnchor(NoMatch):
@@ -139,7 +149,11 @@ def _place_with(placing: Placing) -> Placement:
                 q = _keeps_outer_lines(placing, p, lo, tail_len, tails[0])
             if q is None:
                 q = _closed_by_structure(placing, p, lo, tail_len)
-            if q is None:
+            if q is None and _closes_its_own(seg.lines[head_len:]):
+                # Its last lines close blocks its new lines open: no anchor, the end of new
+                # code after the head (issue 26, balanced insertion).
+                tail_len, tails = 0, []
+            elif q is None:
                 raise Ambiguous(
                     f"{name}: its last lines ({seg.lines[-1].strip()!r}) are too common to "
                     "tell where it ends; add the unchanged line after it (one more line of "
@@ -147,8 +161,9 @@ def _place_with(placing: Placing) -> Placement:
                     lines=[t - tail_len + 1 for t in tails[:10]],
                     tier="lazy",
                 )
-            no_other_place(placing, p, q)
-            tails = [q]
+            else:
+                no_other_place(placing, p, q)
+                tails = [q]
         if not tail_len:
             no_weak_anchor(name, seg.lines[:head_len], "first")
             no_other_reading(placing, p, head_len)
@@ -157,6 +172,13 @@ def _place_with(placing: Placing) -> Placement:
             if to_end is not None:
                 changed_or_added(placing, p, to_end.end)
                 return to_end
+            k = _changed_in_place(seg.lines[head_len:], bare, lo) if seg.open_after else 0
+            if k:
+                # One line between the head and a marker, the file's next line changed (and
+                # the blank lines after it, the file's).
+                placed = placing.placement_from(p, lo + k, placing.aligned(p, lo + k)[1])
+                placed.blank_after = 0  # (the file's lines after it are as they were)
+                return placed
             if n - head_len > 1 and _edge_changes(seg.lines[-1], bare, lo):
                 # Its last line is the file's next line changed: the lines before it are new.
                 return placing.placement_from(p, lo + 1, {i: p + i for i in range(head_len)})
@@ -168,7 +190,7 @@ def _place_with(placing: Placing) -> Placement:
             # New lines after a head that ends in blank lines, where the file goes on: the
             # blank lines separate them from what follows as they separate the head's.
             if seg.lines[-1].strip():
-                placed.blank_after = _blank_run(seg.lines[head_len - 1 :: -1])
+                placed.blank_after = max(_blank_run(seg.lines[head_len - 1 :: -1]), seg.blank_after)
             return placed
         q = _one_tail(placing, lo, tail_len, tails)
         to_end = _to_block_end(placing, p)
@@ -227,6 +249,9 @@ def _place_with(placing: Placing) -> Placement:
         tail_len -= 1
     start = q - tail_len
     no_weak_anchor(name, seg.lines[n - tail_len :], "last")
+    k = _changed_in_place(seg.lines[n - tail_len - 1 :: -1], bare, start - 1, -1)
+    if seg.open_before and k:
+        return placing.placement_from(start - k, q, placing.aligned(start - k, q)[1])
     if n - tail_len > 1 and _edge_changes(seg.lines[0], bare, start - 1):
         # Its first line is the file's line above the tail changed ("def f(a):" given a
         # type): the lines between are new.
@@ -345,6 +370,89 @@ def _closed_by_structure(placing: Placing, p: int, lo: int, tail_len: int) -> in
     return q
 
 
+def _changed_in_place(new: list[str], bare: list[str], row: int, step: int = 1) -> int:
+    """The segment's new lines, between its anchor and a marker, are the file's lines past
+    the anchor (from ``row``), each changed or as it is, one for one (a blank for a blank):
+    models show a change of a few lines with context on one side only (``// Args: w,h``
+    given ``,palette``, a ``<title>``, two fields given other types), and in their merged
+    files those lines are changed, not written twice. A definition's header of another name
+    is no changed copy (a new definition beside the file's), nor is a line the file has
+    one off (the lines shifted). ``new`` runs from the anchor outward (``step`` the same
+    way in the file). How many file lines it takes (0: not so)."""
+    rows = [row + step * i for i in range(len(new))]
+    if not new or weak_or_thin(new[:1]) or not all(0 <= r < len(bare) for r in rows):
+        return 0
+    lo, hi = max(0, min(rows) - 1), min(len(bare), max(rows) + 2)
+    near = {exact_key(bare[r]) for r in range(lo, hi)}
+    changed = 0
+    for line, r in zip(new, rows, strict=True):
+        old = bare[r]
+        if not line.strip() or not old.strip():
+            if line.strip() or old.strip():
+                return 0  # a blank for a line: not one for one
+            continue
+        if exact_key(line) == exact_key(old):
+            continue
+        if (
+            exact_key(line) in near
+            or not much_alike(line.strip(), old.strip())
+            or not _same_subject(line, old)
+        ):
+            return 0
+        changed += 1
+    return len(new) if 0 < changed <= _IN_PLACE else 0
+
+
+_LEAD = re.compile(r"^\W*\w+")
+_ID = re.compile(r"""\bid\s*=\s*["']([^"']*)""")
+# A field declared without a value: ``int w;``, ``char *name;``, ``String[] args;``.
+_FIELD = re.compile(r"^[A-Za-z_][\w<>\[\]:,.*&\s]*?[\s*&]([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;$")
+
+
+_ANNOTATED = re.compile(r"^([A-Za-z_$][\w$]*)\s*[?!]?\s*:(?!:)")
+_STATEMENT = re.compile(r"^(?:return|throw|delete|break|continue|goto|case|yield|await)\b")
+
+
+def _subject_name(line: str) -> str | None:
+    """The name a line declares or defines, a field without a value too (``int w;``,
+    ``x: number;``)."""
+    name = definition_name(line)
+    if name is None and not _STATEMENT.match(line):
+        m = _ANNOTATED.match(line) or _FIELD.match(line)
+        name = m.group(1) if m else None
+    return name
+
+
+_IMPORTING = re.compile(r"^(?:import|from|use|using|#\s*include|require)\b")
+_WORDS = re.compile(r"\w+")
+
+
+def _same_subject(new: str, old: str) -> bool:
+    """``new`` is about what ``old`` is about, so it can be that line changed: the same name
+    declared, or the same first word (with its sigils: ``<title``, ``// Args``, ``result``);
+    an import of the same source that keeps every name the file's line imports. Two
+    entries of a list (``"red": 1,`` and ``"blue": 2,``) or two imports are not one."""
+    a, b = new.strip(), old.strip()
+    if _IMPORTING.match(b):
+        ta, tb = _WORDS.findall(a), _WORDS.findall(b)
+        return ta[:2] == tb[:2] and set(tb) <= set(ta)
+    da, db = _subject_name(a), _subject_name(b)
+    if da is not None or db is not None:
+        return da == db
+    ia, ib = _ID.search(a), _ID.search(b)
+    if a.startswith("<") and (ia or ib):  # an element is known by its id
+        return ia is not None and ib is not None and ia.group(1) == ib.group(1)
+    if a[:1] in ")]}" and b[:1] in ")]}":
+        return True  # the rest of a header or a call ("-> list[Match]:"): no subject
+    la, lb = _LEAD.match(a), _LEAD.match(b)
+    return la is not None and lb is not None and la.group().lower() == lb.group().lower()
+
+
+# A change shown with context on one side only is read in place for up to this many
+# changed lines.
+_IN_PLACE = 6
+
+
 def _edge_changes(edge: str, bare: list[str], row: int) -> bool:
     """The segment's open end, ``edge``, is file line ``row`` changed: a definition's header
     that reads like an edit of the file's header there, of the same name (``def f(gm):``
@@ -356,3 +464,15 @@ def _edge_changes(edge: str, bare: list[str], row: int) -> bool:
     line = bare[row]
     name = declared(edge)
     return name is not None and name == declared(line) and looks_changed(edge, line)
+
+
+def _closes_its_own(lines: list[str]) -> bool:
+    """``lines`` open blocks and close each of them, and close none they do not open (their
+    brackets never fall below zero)."""
+    depth = deepest = 0
+    for line in lines:
+        depth += bracket_balance([line])
+        if depth < 0:
+            return False
+        deepest = max(deepest, depth)
+    return depth == 0 and deepest > 0

@@ -31,7 +31,9 @@ class Placement:
     lines: list[str]
     same: dict[int, int] = field(default_factory=dict)
     exact: bool = True  # False: placed with whitespace ignored (its lines re-indented)
-    blank_after: int = 0  # blank lines the snippet shows after it, before a marker
+    # Blank lines the snippet shows after it, before a marker, written after its new last
+    # line (None: as many as the snippet shows).
+    blank_after: int | None = None
     blank_before: int = 0  # blank lines to write before its first, new, line
 
 

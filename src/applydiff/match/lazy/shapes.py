@@ -104,12 +104,8 @@ _LEAD_WORD = re.compile(r"^[A-Za-z_]\w*")
 _DIGITS = re.compile(r"\d+")
 
 
-def looks_changed(new: str, old: str) -> bool:
-    """``new`` reads like an edit of ``old``: much the same text, or a statement of the same
-    kind at the same place (same indentation, same first word: ``return``, ``x =``)."""
-    a, b = new.strip(), old.strip()
-    if a == b:
-        return False
+def much_alike(a: str, b: str) -> bool:
+    """Two lines (stripped) with much the same text, or the same but for their numbers."""
     # Indel's similarity (by the longest common subsequence) bounds difflib's ratio from
     # above, in C: most pairs of unrelated lines are told apart without difflib's search.
     if (
@@ -117,7 +113,16 @@ def looks_changed(new: str, old: str) -> bool:
         and difflib.SequenceMatcher(None, a, b).ratio() >= CHANGED_LINE_SIMILARITY
     ):
         return True
-    if _DIGITS.sub("0", a) == _DIGITS.sub("0", b):  # "4" for "2", "x[1] = 10" for "x[0] = 9"
+    return _DIGITS.sub("0", a) == _DIGITS.sub("0", b)  # "4" for "2", "x[1] = 10" for "x[0] = 9"
+
+
+def looks_changed(new: str, old: str) -> bool:
+    """``new`` reads like an edit of ``old``: much the same text, or a statement of the same
+    kind at the same place (same indentation, same first word: ``return``, ``x =``)."""
+    a, b = new.strip(), old.strip()
+    if a == b:
+        return False
+    if much_alike(a, b):
         return True
     wa, wb = _LEAD_WORD.match(a), _LEAD_WORD.match(b)
     return (

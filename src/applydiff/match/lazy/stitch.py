@@ -35,7 +35,7 @@ def assemble(file_lines: list[str], placements: list[Placement], text: str) -> s
         ):
             # New lines end the segment, a blank line then a marker follow them in the
             # snippet, and the file goes on right there: the blank line stands for itself.
-            out += [eol] * pl.blank_after
+            out += [eol] * (pl.blank_after or 0)
         at = max(at, pl.end)
     rest = file_lines[at:]
     out += rest

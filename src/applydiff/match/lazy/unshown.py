@@ -92,6 +92,20 @@ _NAMED = re.compile(r"[A-Za-z_]")  # a bare "{" or "[" opens a literal, not a de
 _PY_HEADER = re.compile(r"^(?:async\s+)?(?:def|class)\b|^[\w.-]+:$")
 
 
+# A method's name in a header with no keyword before it: the word before its parameters
+# (``public boolean isEmpty() {``, ``void draw(int x) {``).
+_CALLED = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")
+
+
+def definition_name(line: str) -> str | None:
+    """The name a definition's header (or a declaration) gives, if it reads as one."""
+    name = declared(line)
+    if name is None and defines(line):
+        m = _CALLED.search(line)
+        name = m.group(1) if m else None
+    return name
+
+
 def is_definition(line: str) -> bool:
     """The line is a definition's header: it opens the definition's block (``defines``) or
     starts with the keywords of one whose brackets open later."""
@@ -316,6 +330,7 @@ __all__ = [
     "USE_REACH",
     "declared",
     "defines",
+    "definition_name",
     "deletion_problem",
     "is_definition",
     "leaves_open",
