@@ -403,3 +403,221 @@ def test_an_element_of_another_id_is_not_read_in_place_html() -> None:
     )
     with pytest.raises(EditError):
         merge_snippet(text, snippet, path="index.html")
+
+
+MANDEL = (
+    "// ASCII Mandelbrot\n"
+    "use std::env;\n"
+    'const PALETTE: &[u8] = b" .:-=+*#%@";\n'
+    "#[derive(Clone, Copy)]\n"
+    "struct Config {\n"
+    "    width: usize,\n"
+    "    iters: usize,\n"
+    "}\n"
+    "impl Config {\n"
+    "    fn default() -> Self {\n"
+    "        Self {\n"
+    "            width: 80,\n"
+    "            iters: 80,\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "fn main() {\n"
+    "    let cfg = Config::default();\n"
+    "}\n"
+)
+
+
+def test_closers_placed_from_a_line_inside_the_segment_rust() -> None:
+    # Rules 5 and 6: the last lines are "}" (everywhere); the last telling line the file has
+    # once ("iters: 80,") anchors the end, where the file's brackets come back to the
+    # segment's depth. New imports, a changed derive and a new field on the way.
+    snippet = (
+        "// ... existing code ...\n"
+        "use std::env;\n"
+        "use std::fs::File;\n"
+        'const PALETTE: &[u8] = b" .:-=+*#%@";\n'
+        "#[derive(Clone)]\n"
+        "struct Config {\n"
+        "    width: usize,\n"
+        "    iters: usize,\n"
+        "    output: Option<String>,\n"
+        "}\n"
+        "impl Config {\n"
+        "    fn default() -> Self {\n"
+        "        Self {\n"
+        "            width: 80,\n"
+        "            iters: 80,\n"
+        "            output: None,\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "// ... existing code ...\n"
+    )
+    out = merged("m.rs", MANDEL, snippet)
+    assert out == (
+        MANDEL.replace("use std::env;\n", "use std::env;\nuse std::fs::File;\n")
+        .replace("Clone, Copy", "Clone")
+        .replace("    iters: usize,\n", "    iters: usize,\n    output: Option<String>,\n")
+        .replace("            iters: 80,\n", "            iters: 80,\n            output: None,\n")
+    )
+
+
+CONFIG_GO = (
+    "package main\n"
+    "\n"
+    'import "os"\n'
+    "\n"
+    "type Config struct {\n"
+    "\tWidth int\n"
+    "\tIters int\n"
+    "}\n"
+    "\n"
+    "func defaults() Config {\n"
+    "\treturn Config{\n"
+    "\t\tWidth: 80,\n"
+    "\t\tIters: 80,\n"
+    "\t}\n"
+    "}\n"
+    "\n"
+    "func main() {\n"
+    "\t_ = os.Args\n"
+    "}\n"
+)
+
+
+def test_closers_placed_from_a_line_inside_the_segment_go() -> None:
+    snippet = (
+        "// ... existing code ...\n"
+        'import "os"\n'
+        'import "fmt"\n'
+        "\n"
+        "type Config struct {\n"
+        "\tWidth int\n"
+        "\tIters int\n"
+        "\tOutput string\n"
+        "}\n"
+        "\n"
+        "func defaults() Config {\n"
+        "\treturn Config{\n"
+        "\t\tWidth: 80,\n"
+        "\t\tIters: 80,\n"
+        '\t\tOutput: "",\n'
+        "\t}\n"
+        "}\n"
+        "// ... existing code ...\n"
+    )
+    out = merged("main.go", CONFIG_GO, snippet)
+    assert out == (
+        CONFIG_GO.replace('import "os"\n', 'import "os"\nimport "fmt"\n')
+        .replace("\tIters int\n", "\tIters int\n\tOutput string\n")
+        .replace("\t\tIters: 80,\n", '\t\tIters: 80,\n\t\tOutput: "",\n')
+    )
+
+
+def test_a_line_inside_the_segment_at_another_depth_anchors_nothing() -> None:
+    # The telling line is in the file one block deeper than the segment has it: the
+    # brackets do not agree, so its end is not read from there.
+    text = "a(() => {\n  b(() => {\n    go();\n  });\n});\n"
+    snippet = "a(() => {\n  go();\n  more();\n});\n// ...\n"
+    with pytest.raises(EditError):
+        merge_snippet(text, snippet, path="a.js")
+
+
+STYLE_TS = (
+    "function setStyle(el: Element, style: Style): void {\n"
+    "    const keys = new Set<string>();\n"
+    "    for (const key in style) {\n"
+    "        keys.add(key);\n"
+    "    }\n"
+    "    applyAll(el, keys);\n"
+    "}\n"
+)
+
+
+def test_a_comment_inside_rewritten_code_documents_it_ts() -> None:
+    # Narration by position: "Add new style properties" stands between new lines of a body
+    # the snippet rewrites, so it documents them (only a label such as "NEW:" is dropped
+    # there). The blank line the model wrote with spaces inside the new code stays its own.
+    snippet = (
+        "function setStyle(el: Element, style: Style): void {\n"
+        "    const allKeys = new Set<string>();\n"
+        "    \n"
+        "    // Add new style properties\n"
+        "    for (let i = 0; i < style.length; i++) {\n"
+        "        allKeys.add(style[i]);\n"
+        "    }\n"
+        "    applyAll(el, keys);\n"
+        "}\n"
+    )
+    out = merged("style.ts", STYLE_TS, snippet)
+    assert out == snippet
+
+
+def test_a_comment_inside_rewritten_code_documents_it_python() -> None:
+    text = "def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n"
+    snippet = (
+        "def total(items):\n"
+        "    s = sum(items)\n"
+        "    # Add new entries to the cache\n"
+        "    cache.update(items)\n"
+        "    return s\n"
+    )
+    out = merged("t.py", text, snippet, line_merge=False)
+    assert out == snippet
+
+
+INJECTED = (
+    "// config\n"
+    'import fs from "fs";\n'
+    "const LIMIT = 10;\n"
+    '@Injectable({ providedIn: "root" })\n'
+    "class Config {\n"
+    "  constructor() {\n"
+    "    this.width = 80;\n"
+    "    this.iters = 80;\n"
+    "  }\n"
+    "}\n"
+    "function main() {\n"
+    "  return new Config();\n"
+    "}\n"
+)
+INJECTED_SNIPPET = (
+    "// ... existing code ...\n"
+    'import fs from "fs";\n'
+    'import path from "path";\n'
+    "const LIMIT = 10;\n"
+    '@Injectable({ providedIn: "any" })\n'
+    "class Config {\n"
+    "  constructor() {\n"
+    "    this.width = 80;\n"
+    "    this.iters = 80;\n"
+    "    this.output = null;\n"
+    "  }\n"
+    "}\n"
+    "// ... existing code ...\n"
+)
+
+
+def test_closers_placed_from_a_line_inside_the_segment_ts() -> None:
+    # Before issue 26 this wrote the whole class a second time after the import (every
+    # line but the first read as new): a wrong file.
+    out = merged("config.ts", INJECTED, INJECTED_SNIPPET)
+    assert out == (
+        INJECTED.replace('from "fs";\n', 'from "fs";\nimport path from "path";\n')
+        .replace('"root"', '"any"')
+        .replace("    this.iters = 80;\n", "    this.iters = 80;\n    this.output = null;\n")
+    )
+
+
+def test_a_top_level_definition_is_not_added_beside_the_files_own(monkeypatch) -> None:
+    # Without the inner anchor the segment reads as new lines after its head; a short
+    # top-level declaration and class header the file has once say it is not: refused.
+    monkeypatch.setattr("applydiff.match.lazy.landing._inner_end", lambda *a: None)
+    with pytest.raises(EditError):
+        merge_snippet(INJECTED, INJECTED_SNIPPET, path="config.ts")
+    text = "import os\nLIMIT = 10\nclass Config:\n    pass\n"
+    snippet = "import os\nimport re\nLIMIT = 10\nclass Config:\n    x = 1\n# ...\n"
+    with pytest.raises(Ambiguous) as e:
+        merge_snippet(text, snippet, path="c.py")
+    assert "which the file has at line" in e.value.message

@@ -171,6 +171,12 @@ def drop_narration(
     def new(j: int | None) -> bool:
         return j is not None and lines[j].rstrip() not in file_lines
 
+    def _past_closers(j: int | None) -> int | None:
+        """The nearest code line from ``j`` up that is more than closing brackets."""
+        while j is not None and all(c in "{}()[];," for c in lines[j].strip()):
+            j = code(j, -1)
+        return j
+
     kept: list[str] = []
     notes: list[str] = []
     dropped_after_blank = False
@@ -190,7 +196,11 @@ def drop_narration(
             kept.append(line)
             continue
         below, above = code(k, 1), code(k, -1)
-        if new(below) or (below is None and new(above)):
+        if new(below) and new(_past_closers(above)):
+            # Inside new code (a body the snippet rewrites): it documents that code, unless
+            # it labels it as the edit ("NEW: ...").
+            narrates = bool(_LABEL.match(words))
+        elif new(below) or (below is None and new(above)):
             narrates = _edit_relative(words)  # else it documents the new code
         elif unchanged(below, above):
             narrates = bool(

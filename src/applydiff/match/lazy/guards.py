@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import re
 
 from ...errors import Ambiguous, NoMatch
 from ..outline import Syntax
@@ -329,6 +330,11 @@ def no_retyped_copy(name: str, placed: Placement, bare: list[str]) -> None:
                 )
 
 
+_KEYWORD_DECLARATION = re.compile(
+    r"^\s*(?:export\s+)?(?:const|let|var|val|static|final|local|my|our)\s+[A-Za-z_$]"
+)
+
+
 def check_new_lines(name: str, placed: Placement, index: Index) -> None:
     """A line the placement adds that the file has, once, somewhere else (a distinctive line,
     not a ``return None``) means the segment was likely meant to stand there: refused."""
@@ -338,7 +344,15 @@ def check_new_lines(name: str, placed: Placement, index: Index) -> None:
             continue
         key = exact_key(line)
         rows = where.get(key, [])
-        if len(key.strip()) >= DISTINCTIVE and len(rows) == 1:
+        # A top-level definition's header or declaration is written once in a file, however
+        # short (``class Config {``, ``const LIMIT = 10;``): added beside the file's, it is
+        # likely the file's own, shown where the snippet does not mean it.
+        telling = len(key.strip()) >= DISTINCTIVE or (
+            not line[:1].isspace()
+            and (is_definition(line) or _KEYWORD_DECLARATION.match(line) is not None)
+            and not weak_or_thin([line])
+        )
+        if telling and len(rows) == 1:
             row = rows[0]
             if not placed.start <= row < placed.end:
                 raise Ambiguous(

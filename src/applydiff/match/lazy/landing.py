@@ -149,7 +149,13 @@ def _place_with(placing: Placing) -> Placement:
                 q = _keeps_outer_lines(placing, p, lo, tail_len, tails[0])
             if q is None:
                 q = _closed_by_structure(placing, p, lo, tail_len)
-            if q is None and _closes_its_own(seg.lines[head_len:]):
+            if q is None:
+                q = _inner_end(placing, p, lo)
+            if (
+                q is None
+                and _closes_its_own(seg.lines[head_len:])
+                and not _defines_again(placing, seg.lines[head_len:])
+            ):
                 # Its last lines close blocks its new lines open: no anchor, the end of new
                 # code after the head (issue 26, balanced insertion).
                 tail_len, tails = 0, []
@@ -476,3 +482,49 @@ def _closes_its_own(lines: list[str]) -> bool:
             return False
         deepest = max(deepest, depth)
     return depth == 0 and deepest > 0
+
+
+def _defines_again(placing: Placing, lines: list[str]) -> bool:
+    """Some of ``lines`` declares or defines a name with a line the file has as it is
+    (``class Config {``, ``const LIMIT = 10;``): they are not all new code, whatever their
+    brackets say (read as new, the file would hold that definition twice)."""
+    where = placing.view.where
+    return any(
+        placing.keyf(x) in where and (is_definition(x) or declared(x) is not None)
+        for x in lines
+        if x.strip()
+    )
+
+
+def _inner_end(placing: Placing, p: int, lo: int) -> int | None:
+    """Where a segment ends whose last lines are closers too common to place it by, found
+    from inside it (issue 26, rules 5 and 6): its last telling line that the file has once
+    below the head anchors its end, if the brackets open there are as many in the file as
+    in the segment; the segment then ends at the file's first line past it that comes back
+    to the segment's closing depth, which must be the segment's last line."""
+    seg, sk, bare = placing.seg.lines, placing.sk, placing.bare
+    head_len = lo - p
+    for i in range(len(sk) - 1, head_len - 1, -1):
+        if weak_or_thin([seg[i]]):
+            continue
+        rows = placing.view.places(sk[i], lo)
+        if len(rows) > 1:
+            return None  # at several places: nothing sure to end by
+        if rows:
+            r = rows[0]
+            break
+    else:
+        return None
+    if bracket_balance(seg[: i + 1]) != bracket_balance(bare[p : r + 1]):
+        return None  # the segment and the file are not as deep there: another reading
+    depth, want = bracket_balance(seg[: i + 1]), bracket_balance(seg)
+    last = sk[-1]
+    for row in range(r + 1, min(len(bare), r + 1 + _INNER_REACH)):
+        depth += bracket_balance([bare[row]])
+        if depth <= want:
+            return row + 1 if depth == want and placing.keys[row] == last else None
+    return None
+
+
+# How far past its inner anchor a segment's end is looked for.
+_INNER_REACH = 2000

@@ -119,4 +119,25 @@ class Placing:
         lines = self.seg.lines
         if not self.loose:
             same, lines = retyped(lines, start, end, same, self.bare)
-        return Placement(start, end, lines, same, exact=not self.loose)
+        return Placement(start, end, lines, _blanks_in_new_code(lines, same), exact=not self.loose)
+
+
+def _blanks_in_new_code(lines: list[str], same: dict[int, int]) -> dict[int, int]:
+    """``same`` without the blank lines that stand between new lines on both sides: they
+    belong to the new code, written as the model wrote them (``"    "`` too), not to the
+    file's blank line the alignment paired them with. A blank line next to a kept line is
+    context and stays the file's, byte for byte."""
+    n = len(lines)
+
+    def new_beside(i: int, step: int) -> bool:
+        j = i + step
+        while 0 <= j < n and not lines[j].strip():
+            j += step
+        return 0 <= j < n and j not in same
+
+    drop = {
+        i
+        for i in same
+        if not lines[i].strip() and lines[i] and new_beside(i, -1) and new_beside(i, 1)
+    }
+    return {i: r for i, r in same.items() if i not in drop} if drop else same
