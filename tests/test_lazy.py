@@ -611,19 +611,6 @@ REFUSALS = [
         id="ambiguous-tail",
     ),
     pytest.param(
-        STUBS,
-        lines(
-            "class Reader(Protocol):",
-            "    def read(self, n: int = -1) -> bytes:",
-            "        ...",
-            MARK,
-        ),
-        Ambiguous,
-        ["segment 1", "at 2 places below its first lines (lines 3, 6)", "one more line of context"],
-        [3, 6],
-        id="ambiguous-tail-below-head",
-    ),
-    pytest.param(
         "function a() {\n  return 1;\n}\n",
         lines("// ... existing code ...", "  console.log('x');", "}", "// ... existing code ..."),
         NoMatch,

@@ -621,3 +621,198 @@ def test_a_top_level_definition_is_not_added_beside_the_files_own(monkeypatch) -
     with pytest.raises(Ambiguous) as e:
         merge_snippet(text, snippet, path="c.py")
     assert "which the file has at line" in e.value.message
+
+
+# -- rule 2: a definition shown with some of its members and no marker -------------------------
+
+PY_CLASS = (
+    "class A:\n"
+    "    def one(self):\n"
+    "        return 1\n"
+    "\n"
+    "    def two(self):\n"
+    "        return 2\n"
+    "\n"
+    "\n"
+    "x = A()\n"
+)
+
+
+def test_a_new_member_of_a_markerless_class_goes_at_its_end_python() -> None:
+    # Not right under the header (where the line merge alone would put it): at the end,
+    # the members not shown staying.
+    out = merged(
+        "a.py", PY_CLASS, "class A:\n    def three(self):\n        return 3\n", line_merge=False
+    )
+    assert out == PY_CLASS.replace(
+        "        return 2\n", "        return 2\n\n    def three(self):\n        return 3\n"
+    )
+
+
+RS_IMPL = (
+    "struct S;\n"
+    "\n"
+    "impl S {\n"
+    "    fn one(&self) -> u8 {\n"
+    "        1\n"
+    "    }\n"
+    "\n"
+    "    fn two(&self) -> u8 {\n"
+    "        2\n"
+    "    }\n"
+    "}\n"
+)
+
+
+def test_a_shown_member_replaces_its_namesake_the_others_stay_rust() -> None:
+    snippet = "impl S {\n    fn two(&self) -> u8 {\n        22\n    }\n}\n"
+    out = merged("s.rs", RS_IMPL, snippet, line_merge=False)
+    assert out == RS_IMPL.replace("        2\n", "        22\n")
+
+
+JAVA = (
+    "public class A {\n"
+    "    int one() {\n"
+    "        return 1;\n"
+    "    }\n"
+    "\n"
+    "    int two() {\n"
+    "        return 2;\n"
+    "    }\n"
+    "}\n"
+)
+
+
+def test_a_new_member_of_a_markerless_class_goes_at_its_end_java() -> None:
+    snippet = "public class A {\n    int three() {\n        return 3;\n    }\n}\n"
+    out = merged("A.java", JAVA, snippet, line_merge=False)
+    assert out == JAVA.replace(
+        "        return 2;\n    }\n",
+        "        return 2;\n    }\n\n    int three() {\n        return 3;\n    }\n",
+    )
+
+
+def test_a_member_left_out_between_two_shown_stays_refused() -> None:
+    # Shown on both sides (the deletion rule takes it) or not shown (rule 2 keeps it)?
+    text = JAVA.replace(
+        "    int two() {", "    int mid() {\n        return 0;\n    }\n\n    int two() {"
+    )
+    snippet = (
+        "public class A {\n    int one() {\n        return 11;\n    }\n\n"
+        "    int two() {\n        return 2;\n    }\n}\n"
+    )
+    with pytest.raises(Ambiguous):
+        merge_lazy("A.java", text, snippet)
+
+
+# -- rule 3: runs of new definitions ------------------------------------------------------------
+
+PY_REPO = (
+    "class Repo:\n"
+    "    def get(self, k):\n"
+    "        return self.d[k]\n"
+    "\n"
+    "    def put(self, k, v):\n"
+    "        self.d[k] = v\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    Repo()\n"
+)
+
+
+def test_new_methods_after_a_leading_marker_go_at_the_scope_end_in_order_python() -> None:
+    snippet = (
+        "class Repo:\n"
+        "    # ... existing code ...\n"
+        "\n"
+        "    def delete(self, k):\n"
+        "        del self.d[k]\n"
+        "\n"
+        "    def clear(self):\n"
+        "        self.d.clear()\n"
+    )
+    out = merged("r.py", PY_REPO, snippet, line_merge=False)
+    assert out == PY_REPO.replace(
+        "        self.d[k] = v\n",
+        "        self.d[k] = v\n\n    def delete(self, k):\n        del self.d[k]\n\n"
+        "    def clear(self):\n        self.d.clear()\n",
+    )
+
+
+JS_REPO = (
+    "class Repo {\n"
+    "  get(k) {\n"
+    "    return this.d[k];\n"
+    "  }\n"
+    "\n"
+    "  put(k, v) {\n"
+    "    this.d[k] = v;\n"
+    "  }\n"
+    "}\n"
+    "\n"
+    "function main() {\n"
+    "  return new Repo();\n"
+    "}\n"
+)
+
+
+def test_new_methods_after_a_leading_marker_go_at_the_scope_end_in_order_js() -> None:
+    snippet = (
+        "class Repo {\n"
+        "  // ... existing code ...\n"
+        "\n"
+        "  delete(k) {\n"
+        "    delete this.d[k];\n"
+        "  }\n"
+        "\n"
+        "  clear() {\n"
+        "    this.d = {};\n"
+        "  }\n"
+        "}\n"
+    )
+    out = merged("r.js", JS_REPO, snippet, line_merge=False)
+    assert out == JS_REPO.replace(
+        "    this.d[k] = v;\n  }\n",
+        "    this.d[k] = v;\n  }\n\n  delete(k) {\n    delete this.d[k];\n  }\n\n"
+        "  clear() {\n    this.d = {};\n  }\n",
+    )
+
+
+def test_new_top_level_functions_without_markers_go_after_the_last_of_their_kind_rust() -> None:
+    text = "use std::io;\n\nfn a() -> u32 {\n    1\n}\n\nfn b() -> u32 {\n    2\n}\n"
+    snippet = "fn c() -> u32 {\n    3\n}\n\nfn d() -> u32 {\n    4\n}\n"
+    out = merged("x.rs", text, snippet, line_merge=False)
+    assert out == text + "\n" + snippet
+
+
+def test_new_top_level_function_without_markers_goes_after_the_last_of_its_kind_python() -> None:
+    text = (
+        "import os\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n\n\n"
+        "if __name__ == '__main__':\n    a()\n"
+    )
+    out = merged("x.py", text, "def c():\n    return 3\n", line_merge=False)
+    assert out == text.replace("    return 2\n", "    return 2\n\n\ndef c():\n    return 3\n")
+
+
+STUB = (
+    "class Reader(Protocol):\n"
+    "    def read(self) -> bytes:\n"
+    "        ...\n"
+    "\n"
+    "    def close(self) -> None:\n"
+    "        ...\n"
+)
+
+
+def test_a_members_body_like_its_siblings_is_placed_by_the_members_name() -> None:
+    # The line merge cannot tell which "..." ends the segment; by definitions, "read" is
+    # the file's "read", and "close" stays (the marker after it).
+    snippet = (
+        "class Reader(Protocol):\n"
+        "    def read(self, n: int = -1) -> bytes:\n"
+        "        ...\n"
+        "# ... existing code ...\n"
+    )
+    out = merged("r.py", STUB, snippet, line_merge=False)
+    assert out == STUB.replace("def read(self)", "def read(self, n: int = -1)")

@@ -47,7 +47,7 @@ from .shapes import (
     weak_lines,
     weak_or_thin,
 )
-from .unshown import declared, definition_name, is_definition
+from .unshown import declared, definition_name, is_definition, leaves_open
 
 
 class NoAnchor(NoMatch):
@@ -188,6 +188,7 @@ def _place_with(placing: Placing) -> Placement:
             if n - head_len > 1 and _edge_changes(seg.lines[-1], bare, lo):
                 # Its last line is the file's next line changed: the lines before it are new.
                 return placing.placement_from(p, lo + 1, {i: p + i for i in range(head_len)})
+            _not_a_member_at_the_top(placing, head_len)
             check_insertion(
                 name, seg.lines[head_len:], seg.lines[-1], bare, lo, placing.index.syntax
             )
@@ -374,6 +375,28 @@ def _closed_by_structure(placing: Placing, p: int, lo: int, tail_len: int) -> in
     if q - tail_len < lo or placing.keys[q - tail_len : q] != placing.sk[len(seg) - tail_len :]:
         return None
     return q
+
+
+def _not_a_member_at_the_top(placing: Placing, head_len: int) -> None:
+    """A definition's header, then new members, and no marker after them: the snippet shows
+    the definition with what it adds, not where in it (issue 26, rule 2: at the end, after
+    the member shown before them). Not read as lines added right under the header."""
+    seg = placing.seg
+    header = seg.lines[head_len - 1]
+    first = next((x for x in seg.lines[head_len:] if x.strip()), None)
+    if seg.open_after or first is None or not is_definition(header.strip()):
+        return
+    if not leaves_open(header) or indent_of(first) <= indent_of(header):
+        return
+    if not any(is_definition(x.strip()) for x in seg.lines[head_len:]):
+        return
+    raise Ambiguous(
+        f"{placing.name}: it shows {header.strip()[:60]!r} with new members and no "
+        "'... existing code ...' marker, so it does not say where in it they go; show the "
+        "member they follow, or put a marker where the rest stays",
+        lines=[placing.cursor + 1],
+        tier="lazy",
+    )
 
 
 def _changed_in_place(new: list[str], bare: list[str], row: int, step: int = 1) -> int:

@@ -7,7 +7,7 @@ from rapidfuzz.distance import Indel
 
 from ...errors import Ambiguous, NoMatch
 from ..lazy.shapes import loose_key
-from ..outline import header_text
+from ..outline import header_text, identity
 from .pieces import (
     CHANGED_COPY,
     CHANGED_ELEMENT,
@@ -76,11 +76,17 @@ class Inserting(State):
         if before is None and after is None and top_level and not self._unplaced(items):
             self._not_like_any(d, lead)
             # Only markers (and blank lines) before it: it goes at the end; only markers after
-            # it: at the top. Anything else shown on that side would say otherwise.
-            rest_before = {x.kind for x in items[:k]} - {"blank"}
-            rest_after = {x.kind for x in items[k + 1 :]} - {"blank"}
+            # it: at the top. Anything else shown on that side would say otherwise. Other
+            # new definitions beside it go the same way, in the snippet's order (a run of
+            # new methods after a leading marker).
+            rest_before = {x.kind for x in items[:k] if not self._new(x)} - {"blank"}
+            rest_after = {x.kind for x in items[k + 1 :] if not self._new(x)} - {"blank"}
             markers_before = rest_before == {"marker"}
             markers_after = rest_after == {"marker"}
+            if not rest_before and not rest_after and not any(self.marker):
+                at = self._after_last_of_kind(d)
+                if at is not None:
+                    return Edit(at[0], at[0], [""] * at[1] + lead + body, order=d.first)
             if markers_before and not rest_after:
                 at = len(self.bare)
                 while at > 0 and not self.bare[at - 1].strip():
@@ -247,5 +253,43 @@ class Inserting(State):
             j += step
         return None, marker
 
+    @staticmethod
+    def _new(x: Item) -> bool:
+        """A definition of the snippet the file does not have."""
+        return x.kind == "definition" and x.match is None
+
+    def _after_last_of_kind(self, d: Item) -> tuple[int, int] | None:
+        """Where a new definition goes that a markerless snippet shows with nothing the file
+        has around it (issue 26, rule 3): after the file's last definition of its kind at
+        its level (a ``fn`` after the last ``fn``, a ``def`` after the last ``def``), set
+        apart by as many blank lines as that one is from what precedes it. None when the
+        file has none of its kind there."""
+        assert d.block is not None
+        kind = _kind(identity(header_text(self.lines, d.block), self.syntax, d.block.kind))
+        if not kind:
+            return None
+        level = [
+            b
+            for b in self.file_defs
+            if len(indent_of(self.bare[b.start]).expandtabs(8)) == self._scope_indent
+            and _kind(self._key(b)) == kind
+        ]
+        if not level:
+            return None
+        last = max(level, key=lambda b: b.close)
+        start = self._lead_start(last)
+        gap = 0
+        while start - gap > 0 and not self.bare[start - gap - 1].strip():
+            gap += 1
+        return last.close + 1, max(1, gap)
+
     def _unplaced(self, items: list[Item]) -> bool:
         return any(x.kind == "context" and not self._placed(x) for x in items)
+
+
+def _kind(key: str) -> str:
+    """The kind of definition an identity names: its first word (``fn``, ``class``,
+    ``def``), or ``(`` for a C-like function named by its type and name (``three(``)."""
+    if key.endswith("(") and " " not in key:
+        return "("
+    return key.split(" ")[0]

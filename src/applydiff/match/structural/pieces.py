@@ -105,8 +105,10 @@ def outermost(outline: Outline, one_line: Callable[[Block], bool] | None = None)
 
 
 def blocks_within(blocks: list[Block], outer: Block) -> list[Block]:
-    """The blocks directly inside ``outer``'s body."""
-    return outermost_of([b for b in blocks if outer.open < b.start and b.close < outer.close])
+    """The blocks directly inside ``outer``'s body (an indented block ends with the last line
+    of its last member)."""
+    last = outer.close + 1 if outer.kind == "indent" else outer.close
+    return outermost_of([b for b in blocks if outer.open < b.start and b.close < last])
 
 
 def outermost_of(blocks: list[Block]) -> list[Block]:

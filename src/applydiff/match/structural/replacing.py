@@ -29,6 +29,7 @@ from .pieces import (
     definitions_of,
     depth_keys,
     indent_of,
+    leads_definition,
     telling_lines,
 )
 from .state import State
@@ -129,8 +130,16 @@ class Replacing(State):
             if by_property is not None:
                 new = by_property
             else:
-                self._shows_all_members(d, b, new, header_start)
-                new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
+                try:
+                    self._shows_all_members(d, b, new, header_start)
+                    new = self._keep_file_bytes(self.bare[header_start : b.close + 1], new)
+                except Ambiguous as missing:
+                    if not self._members_only(d) or self._left_out_between(d, b):
+                        raise
+                    # Members only, without a marker (issue 26, rule 2): each replaces its
+                    # namesake, a new one goes after the member shown before it or at the
+                    # end; the members it does not show stay.
+                    new = self._merge_body(d, b, missing, header_start)
         return Edit(start, b.close + 1, lead + new)
 
     def _declarations_set(self, b: Block, header_start: int, new: list[str]) -> list[str] | None:
@@ -445,13 +454,51 @@ class Replacing(State):
                 tier="lazy",
             )
 
+    def _members_only(self, d: Item) -> bool:
+        """Whether definition ``d`` shows, between its header and its end, nothing but whole
+        member definitions (with the comment and decorator lines right above them) and
+        blank lines."""
+        s = d.block
+        assert s is not None
+        end = d.last + 1 if s.kind == "indent" else s.close
+        inner = self._inner_items(d)
+        if not inner:
+            return False
+        covered = {r for x in inner for r in range(x.first, x.last + 1)}
+        for r in range(s.open + 1, end):
+            line = self.lines[r]
+            if not line.strip() or r in covered:
+                continue
+            nxt = next((j for j in range(r + 1, end) if self.lines[j].strip()), None)
+            if (
+                nxt is None
+                or nxt not in covered
+                or not leads_definition(line, r in self.shown.code)
+            ):
+                return False
+            covered.add(r)  # a comment or decorator line above a member
+        return True
+
+    def _left_out_between(self, d: Item, b: Block) -> bool:
+        """A member of the file's definition ``b`` that the snippet leaves out between two
+        members it shows (in the file's order): the deletion rule would take it (shown on
+        both sides), rule 2 would keep it (members not shown stay). Two readings."""
+        lo = bisect.bisect_right(self._def_starts, b.open)
+        hi = bisect.bisect_left(self._def_starts, b.close + 1)
+        members = blocks_within(self.file_defs[lo:hi], b)
+        shown = {x.key for x in self._inner_items(d)}
+        rows = [k for k, c in enumerate(members) if self._key(c) in shown]
+        return bool(rows) and any(
+            self._key(c) not in shown for c in members[rows[0] : rows[-1] + 1]
+        )
+
     def _inner_items(self, d: Item) -> list[Item]:
         """The definitions directly inside a shown definition, with their identities."""
         assert d.block is not None
         blocks = [
             b
             for b in blocks_within(definitions_of(self.lines, self.shown, self.syntax), d.block)
-            if b.start > d.block.open and b.close < d.block.close
+            if b.start > d.block.open and (b.close < d.block.close or d.block.kind == "indent")
         ]
         return [
             Item(
