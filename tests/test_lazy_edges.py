@@ -816,3 +816,67 @@ def test_a_members_body_like_its_siblings_is_placed_by_the_members_name() -> Non
     )
     out = merged("r.py", STUB, snippet, line_merge=False)
     assert out == STUB.replace("def read(self)", "def read(self, n: int = -1)")
+
+
+# -- rule 7: statements by target ---------------------------------------------------------------
+
+
+def test_a_statement_with_the_files_target_is_its_changed_copy_js() -> None:
+    text = "const a = 1;\nfunction f() {\n  return a;\n}\nmodule.exports = { f };\n"
+    out = merged("m.js", text, "// ... existing code ...\nmodule.exports = { f, a };\n")
+    assert out == text.replace("{ f }", "{ f, a }")
+
+
+def test_export_default_is_its_changed_copy_tsx() -> None:
+    text = "import React from 'react';\nfunction App() {\n  return null;\n}\nexport default App;\n"
+    out = merged("a.tsx", text, "// ... existing code ...\nexport default React.memo(App);\n")
+    assert out == text.replace("export default App;", "export default React.memo(App);")
+
+
+def test_an_assignment_over_several_lines_takes_the_files_statement_python() -> None:
+    text = "import os\n\nSETTINGS = {\n    'debug': False,\n}\n\n\ndef run():\n    pass\n"
+    snippet = (
+        "# ... existing code ...\n"
+        "SETTINGS = {\n"
+        "    'debug': True,\n"
+        "    'level': 2,\n"
+        "}\n"
+        "# ... existing code ...\n"
+    )
+    out = merged("s.py", text, snippet)
+    assert out == text.replace("    'debug': False,\n", "    'debug': True,\n    'level': 2,\n")
+
+
+def test_a_target_the_file_assigns_twice_or_a_call_stays_refused() -> None:
+    text = "DEBUG = False\nsetup()\nDEBUG = True\n"
+    with pytest.raises(EditError):
+        merge_snippet(text, "# ...\nDEBUG = 1\n# ...\n", path="c.py")
+    with pytest.raises(EditError):  # a call has no target
+        merge_snippet("setup(1)\nrun()\n", "# ...\nsetup(2)\n# ...\n", path="c.py")
+
+
+# -- rule 8: a body that ends the flow ---------------------------------------------------------
+
+
+def test_a_new_last_return_after_a_marker_changes_the_definitions_python() -> None:
+    text = "def f(x):\n    y = x + 1\n    log(y)\n    return y\n\n\ndef g():\n    return 0\n"
+    snippet = "def f(x):\n    y = x + 2\n    # ... existing code ...\n    return y * 2\n"
+    out = merged("f.py", text, snippet)
+    assert out == text.replace("x + 1", "x + 2").replace("return y\n", "return y * 2\n")
+
+
+def test_a_new_last_return_after_a_marker_changes_the_definitions_js() -> None:
+    text = "function f(x) {\n  const y = x + 1;\n  log(y);\n  return y;\n}\n\nfunction g() {}\n"
+    snippet = (
+        "function f(x) {\n  const y = x + 2;\n  // ... existing code ...\n  return y * 2;\n}\n"
+    )
+    out = merged("f.js", text, snippet)
+    assert out == text.replace("x + 1", "x + 2").replace("return y;", "return y * 2;")
+
+
+def test_a_new_return_where_the_definition_ends_otherwise_stays_refused() -> None:
+    # The file's function ends with a call, not a return: replace it, or add after it?
+    text = "def f(x):\n    y = x + 1\n    log(y)\n\n\ndef g():\n    return 0\n"
+    snippet = "def f(x):\n    y = x + 2\n    # ... existing code ...\n    return y\n"
+    with pytest.raises(EditError):
+        merge_snippet(text, snippet, path="f.py")

@@ -47,6 +47,7 @@ from .shapes import (
     weak_lines,
     weak_or_thin,
 )
+from .statements import by_flow_end, by_target
 from .unshown import declared, definition_name, is_definition, leaves_open
 
 
@@ -232,6 +233,11 @@ def _place_with(placing: Placing) -> Placement:
         )
     # No head: the segment's first line is new. Anchor on its tail.
     tail_len, tails = tails_from(cursor, n)
+    if not tail_len or weak_lines(seg.lines[n - tail_len :]):
+        # Nothing of it in the file but closers: one statement placed by what it is.
+        by_statement = by_target(placing) or by_flow_end(placing)
+        if by_statement is not None:
+            return by_statement
     if not tail_len:
         raise NoAnchor(
             f"{name}: none of its first or last lines is in the file"

@@ -1,0 +1,119 @@
+"""Segments placed by what their one statement is, when none of their lines is in the file
+(issue 26): a top-level statement with an assignment target the file assigns once is that
+line changed (rule 7), and a body's new last statement that ends the flow (``return``,
+``raise``, ``throw``) after a marker is the changed last statement of the definition the
+segment before it is in (rule 8)."""
+
+from __future__ import annotations
+
+import re
+
+from .placing import Placement, Placing
+from .shapes import bracket_balance, exact_key, indent_of, loose_key, weak_lines
+
+# What a statement assigns: ``export default``, ``module.exports``, ``exports.x``, or a name
+# (with its declaring keyword and type left out): ``const API = ...``, ``DEBUG: bool = ...``.
+_EXPORT_DEFAULT = re.compile(r"^export\s+default\b")
+_ASSIGNED = re.compile(
+    r"^(?:export\s+)?(?:(?:const|let|var|val|final|static|pub|local|readonly)\s+)*"
+    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?::\s*[^=]+?)?\s*=(?![=>])"
+)
+_ENDS_FLOW = re.compile(r"^(return|raise|throw)\b")
+
+
+def target(line: str) -> str | None:
+    """What a statement line assigns (a call, ``x == y`` or a lambda assigns nothing)."""
+    s = line.strip()
+    if _EXPORT_DEFAULT.match(s):
+        return "export default"
+    m = _ASSIGNED.match(s)
+    return m.group(1) if m else None
+
+
+def by_target(placing: Placing) -> Placement | None:
+    """The segment is one top-level statement whose target the file assigns once, at the
+    same indentation, below the cursor, in a statement of its own (``module.exports = {f}``
+    for ``module.exports = {f, g}``): it takes that statement's place. None otherwise."""
+    seg, bare = placing.seg.lines, placing.bare
+    lines = [x for x in seg if x.strip()]
+    if not lines or indent_of(lines[0]) or weak_lines(lines):
+        return None
+    name = target(lines[0])
+    if name is None or not _one_statement(seg):
+        return None
+    rows = [
+        r
+        for r in range(placing.cursor, len(bare))
+        if bare[r][:1].strip() and target(bare[r]) == name
+    ]
+    if len(rows) != 1:
+        return None
+    start = rows[0]
+    end = _statement_end(bare, start)
+    if end is None:
+        return None
+    return placing.placement_from(start, end, {})
+
+
+def _one_statement(lines: list[str]) -> bool:
+    """Its brackets close only on its last non-blank line."""
+    depth = 0
+    body = [x for x in lines if x.strip()]
+    for k, x in enumerate(body):
+        depth += bracket_balance([x])
+        if depth < 0 or (depth == 0 and k < len(body) - 1):
+            return False
+    return depth == 0
+
+
+def _statement_end(bare: list[str], start: int) -> int | None:
+    """The row after the statement that begins at ``start`` (its brackets closed)."""
+    depth = 0
+    for r in range(start, min(len(bare), start + 2000)):
+        depth += bracket_balance([bare[r]])
+        if depth <= 0:
+            return r + 1 if depth == 0 else None
+    return None
+
+
+def by_flow_end(placing: Placing) -> Placement | None:
+    """The segment, after a marker, is a new statement that ends the flow (and the closers
+    after it): it is the last statement of the definition the previous segment is in, and
+    that statement, of the same kind, is the one it changes (``return y`` made
+    ``return y * 2``). None otherwise."""
+    seg, bare = placing.seg.lines, placing.bare
+    outline = placing.index.outline
+    if outline is None or placing.cursor == 0 or not placing.seg.open_before:
+        return None
+    body = [x for x in seg if x.strip()]
+    m = _ENDS_FLOW.match(body[0].strip()) if body else None
+    if m is None or (len(body) > 1 and not weak_lines(body[1:])):
+        return None
+    if bracket_balance(body[:1]) != 0:
+        return None  # a statement over several lines: not told apart here
+    block = outline.enclosing(placing.cursor - 1)
+    if block is None:
+        return None
+    indented = block.kind == "indent"
+    last = block.close if indented else block.close - 1
+    while last > block.open and not bare[last].strip():
+        last -= 1
+    if last <= block.open or last < placing.cursor:
+        return None
+    there = bare[last].strip()
+    if not there.startswith(m.group(1)) or indent_of(bare[last]) != indent_of(body[0]):
+        return None
+    if bracket_balance([bare[last]]) != 0 or exact_key(bare[last]) == exact_key(body[0]):
+        return None
+    # The closers it shows are the file's closers after that statement, in a row.
+    closers = body[1:]
+    end = last + 1 + len(closers)
+    if [loose_key(x) for x in bare[last + 1 : end]] != [loose_key(x) for x in closers]:
+        return None
+    if len([x for x in seg if x.strip()]) != len(seg):
+        return None  # blank lines among them: not one statement and its closers
+    same = {1 + i: last + 1 + i for i in range(len(closers))}
+    return placing.placement_from(last, end, same)
+
+
+__all__ = ["by_flow_end", "by_target", "target"]
