@@ -880,3 +880,44 @@ def test_a_new_return_where_the_definition_ends_otherwise_stays_refused() -> Non
     snippet = "def f(x):\n    y = x + 2\n    # ... existing code ...\n    return y\n"
     with pytest.raises(EditError):
         merge_snippet(text, snippet, path="f.py")
+
+
+# -- rule 5: a segment shown at another depth than the file's ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "snippet", "want"),
+    [
+        (
+            "a.jsx",
+            "export function A() {\n  return (\n    <div>\n      <p>hi</p>\n    </div>\n  );\n}\n",
+            "// ... existing code ...\n<div>\n  <p>hi</p>\n  <p>new</p>\n</div>\n"
+            "// ... existing code ...\n",
+            "export function A() {\n  return (\n    <div>\n      <p>hi</p>\n      <p>new</p>\n"
+            "    </div>\n  );\n}\n",
+        ),
+        (
+            "a.vue",
+            "<template>\n  <div>\n    <ul>\n      <li>one</li>\n    </ul>\n  </div>\n</template>\n",
+            "<!-- ... existing code ... -->\n<ul>\n  <li>one</li>\n  <li>two</li>\n</ul>\n"
+            "<!-- ... existing code ... -->\n",
+            "<template>\n  <div>\n    <ul>\n      <li>one</li>\n      <li>two</li>\n    </ul>\n"
+            "  </div>\n</template>\n",
+        ),
+        (
+            "c.py",
+            "ITEMS = [\n    [\n        1,\n        2,\n    ],\n]\n",
+            "# ... existing code ...\n[\n    1,\n    2,\n    3,\n],\n# ... existing code ...\n",
+            "ITEMS = [\n    [\n        1,\n        2,\n        3,\n    ],\n]\n",
+        ),
+        (
+            "d.py",
+            "class A:\n    def f(self):\n        x = 1\n        return x\n",
+            "# ... existing code ...\n            x = 2\n            return x\n",
+            "class A:\n    def f(self):\n        x = 2\n        return x\n",
+        ),
+    ],
+    ids=["jsx-shallower", "vue-shallower", "nested-list-shallower", "python-deeper"],
+)
+def test_a_segment_at_another_depth_is_read_at_the_files(path, text, snippet, want) -> None:
+    assert merge_lazy(path, text, snippet)[0] == want

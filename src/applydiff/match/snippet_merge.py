@@ -14,6 +14,7 @@ merge is the one measured on the largest corpora.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +27,7 @@ from .lazy.readings import DeletionOrContext
 from .narration import drop_narration
 from .outline import Outline, Syntax, scan, syntax_for
 from .sniff import extension_from_content
-from .structural import definition_names, is_import, merge_by_definitions
+from .structural import definition_names, definitions_of, is_import, merge_by_definitions
 
 # The confidence of a merge by definitions: every definition it places is matched by name,
 # but the lines between were not compared one by one.
@@ -158,8 +159,15 @@ def _keeps_unshown_definitions(
     """A snippet without any marker that shows a few definitions leaves the file's others
     alone (issue 17): a line merge that deleted one it does not show, reading the snippet as
     one region from its first line to its last, is refused, for the merge by definitions."""
-    before = definition_names(bare, syntax, read())
-    after = definition_names([x.rstrip("\r\n") for x in split_lines(merged)], syntax)
+    merged_lines = [x.rstrip("\r\n") for x in split_lines(merged)]
+    fewer = Counter(bare) - Counter(merged_lines)
+    if not fewer:
+        return  # every line of the file is still there: no definition went (and no scan)
+    outline = read()
+    if not any(bare[b.start] in fewer for b in definitions_of(bare, outline, syntax)):
+        return  # every definition's first line is still there (the merged text unscanned)
+    before = definition_names(bare, syntax, outline)
+    after = definition_names(merged_lines, syntax)
     shown = definition_names(snippet.split("\n"), syntax)
     gone = [name for name, n in before.items() if after[name] < n and name not in shown]
     if gone:

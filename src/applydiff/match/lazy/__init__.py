@@ -67,7 +67,7 @@ def merge_snippet(
     outline when the caller has read it already)."""
     file_lines = split_lines(text)  # never str.splitlines: it splits at \f, \x85, U+2028
     bare = [x.rstrip("\r\n") for x in file_lines]
-    dots = frozenset(x.rstrip() for x in bare if bare_dots(x))
+    dots = frozenset(x.rstrip() for x in bare if ("." in x or "…" in x) and bare_dots(x))
     segments, lead, trail = split_snippet(snippet, dots)
     if not segments:
         raise NoMatch("the snippet holds only '... existing code ...' lines: no change to make")

@@ -82,8 +82,7 @@ def by_flow_end(placing: Placing) -> Placement | None:
     that statement, of the same kind, is the one it changes (``return y`` made
     ``return y * 2``). None otherwise."""
     seg, bare = placing.seg.lines, placing.bare
-    outline = placing.index.outline
-    if outline is None or placing.cursor == 0 or not placing.seg.open_before:
+    if placing.cursor == 0 or not placing.seg.open_before:
         return None
     body = [x for x in seg if x.strip()]
     m = _ENDS_FLOW.match(body[0].strip()) if body else None
@@ -91,6 +90,9 @@ def by_flow_end(placing: Placing) -> Placement | None:
         return None
     if bracket_balance(body[:1]) != 0:
         return None  # a statement over several lines: not told apart here
+    outline = placing.index.outline  # (read only now: scanning the file costs)
+    if outline is None:
+        return None
     block = outline.enclosing(placing.cursor - 1)
     if block is None:
         return None

@@ -37,13 +37,14 @@ from ...errors import NoMatch
 from ..lazy.shapes import is_import
 from ..outline import Outline, syntax_for
 from .merge import Merge
-from .pieces import MAX_UNSHOWN, LineMerge, StructuralResult, definition_names
+from .pieces import MAX_UNSHOWN, LineMerge, StructuralResult, definition_names, definitions_of
 
 __all__ = [
     "MAX_UNSHOWN",
     "LineMerge",
     "StructuralResult",
     "definition_names",
+    "definitions_of",
     "is_import",
     "merge_by_definitions",
 ]
