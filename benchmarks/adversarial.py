@@ -292,8 +292,7 @@ FAMILIES = [
         "match",
         lambda n: _lazy(
             "".join(
-                f"class C{i}:\n    def m(self):\n        return {i % 5}\n\n"
-                for i in range(n // 4)
+                f"class C{i}:\n    def m(self):\n        return {i % 5}\n\n" for i in range(n // 4)
             ),
             f"class C{n // 8}:\n    # ... existing methods ...\n\n"
             "    def added(self):\n        return 1\n",

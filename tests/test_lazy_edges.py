@@ -851,8 +851,8 @@ def test_a_target_the_file_assigns_twice_or_a_call_stays_refused() -> None:
     text = "DEBUG = False\nsetup()\nDEBUG = True\n"
     with pytest.raises(EditError):
         merge_snippet(text, "# ...\nDEBUG = 1\n# ...\n", path="c.py")
-    with pytest.raises(EditError):  # a call has no target
-        merge_snippet("setup(1)\nrun()\n", "# ...\nsetup(2)\n# ...\n", path="c.py")
+    with pytest.raises(EditError):  # a call has no target (and is like two lines alike)
+        merge_snippet("setup(1)\nrun()\nsetup(3)\n", "# ...\nsetup(2)\n# ...\n", path="c.py")
 
 
 # -- rule 8: a body that ends the flow ---------------------------------------------------------
@@ -921,3 +921,53 @@ def test_a_new_return_where_the_definition_ends_otherwise_stays_refused() -> Non
 )
 def test_a_segment_at_another_depth_is_read_at_the_files(path, text, snippet, want) -> None:
     assert merge_lazy(path, text, snippet)[0] == want
+
+
+# -- a lone changed line between markers ----------------------------------------------------------
+
+
+def test_a_lone_line_much_like_one_file_line_is_that_line_changed_python() -> None:
+    text = (
+        "def run(graph):\n"
+        "    matcher = Matcher(graph)\n"
+        "    _matches: list[InternalMatch] = matcher.match(\n"
+        "        graph, name_match=True\n"
+        "    )\n"
+        "    return _matches\n"
+    )
+    snippet = (
+        "# ... existing code ...\n"
+        "    _matches: List[InternalMatch] = matcher.match(\n"
+        "# ... existing code ...\n"
+    )
+    out = merged("m.py", text, snippet)
+    assert out == text.replace("list[InternalMatch]", "List[InternalMatch]")
+
+
+def test_a_lone_line_much_like_one_file_line_is_that_line_changed_ts() -> None:
+    text = (
+        "function setStyle(el: HTMLElement, important: boolean): void {\n"
+        "    for (const key of keys) {\n"
+        '        el.style.setProperty(key, values[key], important ? "important" : "");\n'
+        "    }\n"
+        "}\n"
+    )
+    snippet = (
+        "// ... existing code ...\n"
+        '        el.style.setProperty(key, values[key], important ? PRIORITY : "");\n'
+        "// ... existing code ...\n"
+    )
+    out = merged("s.ts", text, snippet)
+    assert out == text.replace('important ? "important" : ""', 'important ? PRIORITY : ""')
+
+
+def test_a_lone_line_like_two_file_lines_stays_refused() -> None:
+    # Much like two lines, neither clearly more: which one changed is not said.
+    text = (
+        'a.setProperty(key, value, important ? "important" : "");\n'
+        "other();\n"
+        'a.setProperty(key, value, "important");\n'
+    )
+    snippet = '// ...\na.setProperty(key, value, important ? PRIORITY : "");\n// ...\n'
+    with pytest.raises(EditError):
+        merge_snippet(text, snippet, path="s.ts")

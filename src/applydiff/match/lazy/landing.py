@@ -47,7 +47,7 @@ from .shapes import (
     weak_lines,
     weak_or_thin,
 )
-from .statements import by_flow_end, by_target
+from .statements import by_flow_end, by_likeness, by_target
 from .unshown import declared, definition_name, is_definition, leaves_open
 
 
@@ -235,8 +235,11 @@ def _place_with(placing: Placing) -> Placement:
     tail_len, tails = tails_from(cursor, n)
     if not tail_len or weak_lines(seg.lines[n - tail_len :]):
         # Nothing of it in the file but closers: one statement placed by what it is.
-        by_statement = by_target(placing) or by_flow_end(placing)
+        by_statement = (
+            by_target(placing) or by_flow_end(placing) or by_likeness(placing, _same_subject)
+        )
         if by_statement is not None:
+            by_statement.blank_after = 0  # it changes lines in place: the file's blanks stay
             return by_statement
     if not tail_len:
         raise NoAnchor(

@@ -1,7 +1,7 @@
 """What a line says of itself when a lazy segment is placed: its key (compared exactly, or with
 all whitespace ignored), its indentation, whether it is too common to place anything by ("}",
-"try {", "#endif"), whether it opens or closes a block, the brackets it leaves open, and whether
-it reads like an edit of another line."""
+"try {", "#endif"), whether it opens or closes a block, the brackets it leaves open, whether
+it reads like an edit of another line, and whether it is an import line of its language."""
 
 from __future__ import annotations
 

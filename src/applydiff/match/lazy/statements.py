@@ -2,11 +2,15 @@
 (issue 26): a top-level statement with an assignment target the file assigns once is that
 line changed (rule 7), and a body's new last statement that ends the flow (``return``,
 ``raise``, ``throw``) after a marker is the changed last statement of the definition the
-segment before it is in (rule 8)."""
+segment before it is in (rule 8); a lone line between markers much like one file line only
+is that line changed."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+from rapidfuzz.distance import Indel
 
 from .placing import Placement, Placing
 from .shapes import bracket_balance, exact_key, indent_of, loose_key, weak_lines
@@ -76,6 +80,44 @@ def _statement_end(bare: list[str], start: int) -> int | None:
     return None
 
 
+# How alike a lone changed line must be to the one file line it changes, and by how much
+# more than to any other.
+_LIKE = 0.75
+_LIKE_MARGIN = 0.1
+
+
+def by_likeness(placing: Placing, same_subject: Callable[[str, str], bool]) -> Placement | None:
+    """The segment is one line between markers, not in the file, and much like exactly one
+    file line below the cursor, of the same subject, clearly more than like any other
+    (``setProperty(key, value, important ? "important" : "")`` given a constant for the
+    string): it is that line changed. None otherwise."""
+    lines = [x for x in placing.seg.lines if x.strip()]
+    if len(lines) != 1 or len(placing.seg.lines) != 1 or weak_lines(lines):
+        return None
+    if not (placing.seg.open_before and placing.seg.open_after):
+        return None
+    line = lines[0].strip()
+    bare = placing.bare
+    scored = sorted(
+        (
+            (Indel.normalized_similarity(line, bare[r].strip()), r)
+            for r in range(placing.cursor, len(bare))
+            if bare[r].strip()
+        ),
+        reverse=True,
+    )
+    if not scored or scored[0][0] < _LIKE:
+        return None
+    best, row = scored[0]
+    if len(scored) > 1 and scored[1][0] > best - _LIKE_MARGIN:
+        return None
+    if not same_subject(line, bare[row].strip()) or bracket_balance([line]) != bracket_balance(
+        [bare[row]]
+    ):
+        return None
+    return placing.placement_from(row, row + 1, {})
+
+
 def by_flow_end(placing: Placing) -> Placement | None:
     """The segment, after a marker, is a new statement that ends the flow (and the closers
     after it): it is the last statement of the definition the previous segment is in, and
@@ -118,4 +160,4 @@ def by_flow_end(placing: Placing) -> Placement | None:
     return placing.placement_from(last, end, same)
 
 
-__all__ = ["by_flow_end", "by_target", "target"]
+__all__ = ["by_flow_end", "by_likeness", "by_target", "target"]
