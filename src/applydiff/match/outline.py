@@ -20,6 +20,8 @@ how it compares with tree-sitter on speed and on where blocks close.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -236,9 +238,25 @@ def scan(lines: list[str], syntax: Syntax) -> Outline:
 
 
 _CLOSER = {"}": "{", ")": "(", "]": "["}
-_PUNCTUATION = frozenset("{}()[];,")
+# Block(...) without NamedTuple's __new__ (a Python call): the same tuple, made in C.
+_new_block = tuple.__new__
+_OPENERS = frozenset("{([")
+_ROUND_SQUARE = frozenset("([")
+
+
+@functools.cache
+def _string_body(q: str) -> re.Pattern[str]:
+    """A string's body up to its closing quote ``q``: escapes skipped, a backslash at the
+    end of the line left unmatched. (A quote of two characters never closes, as before.)"""
+    other = f"\\\\{re.escape(q)}" if len(q) == 1 else "\\\\"
+    return re.compile(rf"[^{other}]*+(?:\\.[^{other}]*+)*+", re.DOTALL)
+
+
 _CHAR_LITERAL = re.compile(r"'(?:\\.[^']{0,8}|[^'\\])'")
-_TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>")
+# A start or end tag. (Possessive: no quote, '>' or '/' in a name, and attributes that
+# cannot be read one way cannot be read another, so giving back never finds a tag: without
+# it, a '<' not opening a tag costs time in its name and the lines after it.)
+_TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*+)((?:[^>\"'/]++|/(?!>)|\"[^\"]*+\"|'[^']*+')*+)(/?)>")
 _WORD_BEFORE = re.compile(r"[\w$)\].]$")
 _JSX_KEYWORD_BEFORE = re.compile(r"(?:^|[^\w$])(?:return|yield|await|case|default|in|of)$")
 # What an expression can start after (so a '/' there opens a regular expression).
@@ -247,6 +265,38 @@ _EXPRESSION_AFTER = re.compile(
 )
 # The rest of a regular expression literal: escapes, classes (where '/' is literal), flags.
 _REGEX_BODY = re.compile(r"(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\[\n])+/[A-Za-z]*")
+
+
+_CHILDREN_TOKENS = re.compile(r"[<{]")  # what matters in JSX text between tags
+
+
+@functools.cache
+def _token_patterns(syntax: Syntax) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The tokens of ``syntax`` other than brackets and separators (comments, strings, tags,
+    in the order they are tried), and its brackets and separators: single characters that
+    none of the others holds, so the two are found apart. None for no such token."""
+    parts = [re.escape(c) for c in syntax.line_comments]
+    parts += [re.escape(a) for a, _ in syntax.block_comments]
+    if syntax.triple_quotes:
+        parts += ['"""', "'''"]
+    parts += [re.escape(q) for q in syntax.quotes]
+    if syntax.tags or syntax.jsx:
+        parts.append(r"<")
+    if syntax.regex_literals:
+        parts.append(r"/")  # after '//' and '/*' in the alternation
+    if syntax.dollar_quotes:
+        parts.append(r"\$(?:[A-Za-z_]\w*)?\$")
+    tokens = re.compile("|".join(parts)) if parts else None
+    if not syntax.brackets:
+        return tokens, None
+    return tokens, re.compile(f"[{re.escape(_bracket_chars(syntax))}]")
+
+
+def _bracket_chars(syntax: Syntax) -> str:
+    """The brackets and separators of ``syntax``: ',' ends an item of a list (an object's
+    member, an argument) the way ';' ends a statement, except in CSS, where it joins the
+    selectors of one rule."""
+    return "{}()[];" if syntax.name in ("css", "scss") else "{}()[];,"
 
 
 class _Scanner:
@@ -263,74 +313,120 @@ class _Scanner:
         self.statement: list[int | None] = [None]
         self.code_lines: set[int] = set()  # lines holding some code (not only comments)
         self.continued: set[int] = set()  # lines that go on a statement open in brackets
-        self._tokens = self._token_pattern(syntax)
-        self._children = re.compile(r"[<{]")  # what matters in JSX text between tags
+        self._tokens, self._brackets_pattern = _token_patterns(syntax)
+        self._children_tokens = _CHILDREN_TOKENS
         self._last_code = ""  # the last line that held code, stripped
-
-    @staticmethod
-    def _token_pattern(syntax: Syntax) -> re.Pattern[str]:
-        parts = [re.escape(c) for c in syntax.line_comments]
-        parts += [re.escape(a) for a, _ in syntax.block_comments]
-        if syntax.triple_quotes:
-            parts += ['"""', "'''"]
-        parts += [re.escape(q) for q in syntax.quotes]
-        if syntax.brackets:
-            # ',' ends an item of a list (an object's member, an argument) the way ';' ends
-            # a statement, except in CSS, where it joins the selectors of one rule.
-            parts.append(r"[{}()\[\];]" if syntax.name in ("css", "scss") else r"[{}()\[\];,]")
-        if syntax.tags or syntax.jsx:
-            parts.append(r"<")
-        if syntax.regex_literals:
-            parts.append(r"/")  # after '//' and '/*' in the alternation
-        if syntax.dollar_quotes:
-            parts.append(r"\$(?:[A-Za-z_]\w*)?\$")
-        return re.compile("|".join(parts))
 
     def run(self) -> None:
         lines = self.lines
-        jsx = self.syntax.jsx
+        n = len(lines)
+        syntax = self.syntax
+        jsx = syntax.jsx
+        indent = syntax.indent
+        sql = syntax.name == "sql"
+        tokens, brackets = self._tokens, self._brackets_pattern
+        bracket_chars = _bracket_chars(syntax)
+        # Bound once: the loop below runs per line and per token.
+        stack, statement = self.stack, self.statement
+        code_lines, continued = self.code_lines, self.continued
+        goes_on, goes_on_after = _GOES_ON.match, _GOES_ON_AFTER.search
         i, col = 0, 0
-        while i < len(lines):
+        while i < n:
             line = lines[i]
             if col == 0:
-                self._new_line(i, line)
-            in_children = jsx and self._in_children()
-            pattern = self._children if in_children else self._tokens
-            prev = col
-            # The tokens of the line in one pass, until one moves the scan elsewhere (a
-            # string or comment to skip) or, in JSX, into or out of an element's children.
-            for m in pattern.finditer(line, col):
-                if line[prev : m.start()].strip():
+                # A new line: it goes on the statement before, or begins one.
+                kind = stack[-1][0] if stack else ""  # the innermost open block's
+                if kind in _OPENERS:
+                    continued.add(i)
+                elif indent and i > 0 and lines[i - 1].endswith("\\"):
+                    continued.add(i)  # a backslash joins the line to the one before
+                stripped = line.strip()
+                if not stripped:
+                    i += 1  # a blank line: no token, no code
+                    continue
+                if not (sql or kind in _ROUND_SQUARE) and (
+                    # (_GOES_ON_AFTER ends at the end: the last two characters tell.)
+                    indent or not (goes_on(stripped) or goes_on_after(self._last_code[-2:]))
+                ):
+                    statement[-1] = None
+            if jsx and stack and stack[-1][0][0] == "<":
+                i, col = self._children(i, col)
+                continue
+            # The next token that moves the scan (a string, a comment, a tag), and the
+            # brackets and separators before it, which need no positions.
+            m = tokens.search(line, col) if tokens else None
+            at = m.start() if m else len(line)
+            toks: list[str] = []
+            if brackets is not None:
+                toks = brackets.findall(line, col, at)
+                k = self._brackets(toks, i) if toks else 0
+                if jsx and stack and stack[-1][0][0] == "<":
+                    # Into an element's children after token k - 1: read on from there.
+                    col = [b.end() for b in brackets.finditer(line, col, at)][k - 1]
+                    continue
+            if i not in code_lines or statement[-1] is None:
+                # Code between the last bracket (or ``col``) and the token or the line's end?
+                # (Before a comment it marks the line; the other tokens mark it themselves.)
+                gap = line[col:at].rstrip()
+                if gap and not (toks and gap[-1] in bracket_chars):
                     self._code(i)
-                j, c = self._token(m.group(), i, m.start(), m.end())
-                if j != i or c != m.end() or (jsx and self._in_children() != in_children):
-                    i, col = j, c
-                    break
-                prev = c
-            else:
-                if line[prev:].strip():
-                    self._code(i)
+            if m is None:
                 i, col = i + 1, 0
+            else:
+                i, col = self._token(m.group(), i, at, m.end())
 
-    def _in_children(self) -> bool:
-        return bool(self.stack) and self.stack[-1][0].startswith("<")
+    def _brackets(self, toks: list[str], i: int) -> int:
+        """The brackets and separators ``toks``, in order, on line ``i``; how many were read
+        (all, unless in JSX a closer leaves the scan in an element's children: then the
+        ones up to it)."""
+        stack, statement = self.stack, self.statement
+        self._code(i)
+        jsx = self.syntax.jsx
+        for k, tok in enumerate(toks):
+            if tok in "{([":
+                s = statement[-1]
+                if s is None:
+                    statement[-1] = s = i
+                stack.append((tok, i, s))
+                statement.append(None)
+            elif tok in "})]":
+                if statement[-1] is None:
+                    statement[-1] = i
+                kind = _CLOSER[tok]
+                if stack and stack[-1][0] == kind:  # the usual case: the innermost closes
+                    opener, line, start = stack.pop()
+                    statement.pop()
+                    self.blocks.append(_new_block(Block, (start, line, i, len(stack), opener)))
+                else:
+                    self._close(kind, i)
+                if tok == "}":
+                    statement[-1] = None  # a block ends a statement
+                if jsx and stack and stack[-1][0][0] == "<":
+                    return k + 1
+            else:
+                statement[-1] = None  # ';' or ','
+        return len(toks)
 
-    def _new_line(self, i: int, line: str) -> None:
-        if self.stack and self.stack[-1][0] in "([{":
-            self.continued.add(i)
-        elif self.syntax.indent and i > 0 and self.lines[i - 1].endswith("\\"):
-            self.continued.add(i)  # a backslash joins the line to the one before
-        if self.stack and self.stack[-1][0] in "([":
-            return
-        if self.syntax.name == "sql":
-            return  # a statement runs to its ';'
-        text = line.strip()
-        if not text:
-            return
-        if self.syntax.indent or not (
-            _GOES_ON.match(text) or _GOES_ON_AFTER.search(self._last_code)
-        ):
-            self.statement[-1] = None
+    def _children(self, i: int, col: int) -> tuple[int, int]:
+        """JSX text between tags, from ``col`` of line ``i``: only '<' and '{' matter. Where
+        the scan goes on."""
+        line = self.lines[i]
+        prev = col
+        for m in self._children_tokens.finditer(line, col):
+            tok = m.group()
+            at, end = m.span()
+            if line[prev:at].strip():
+                self._code(i)
+            if tok == "{":
+                self._brackets([tok], i)
+                return i, end  # into code
+            j, c = self._token(tok, i, at, end)
+            if j != i or c != end or not (self.stack and self.stack[-1][0][0] == "<"):
+                return j, c
+            prev = c
+        if line[prev:].strip():
+            self._code(i)
+        return i + 1, 0
 
     def _code(self, i: int) -> None:
         if i not in self.code_lines:
@@ -340,19 +436,7 @@ class _Scanner:
             self.statement[-1] = i
 
     def _token(self, tok: str, i: int, at: int, end: int) -> tuple[int, int]:
-        if tok in _PUNCTUATION:  # the most common tokens first
-            self._code(i)
-            if tok in "{([":
-                start = self.statement[-1] if self.statement[-1] is not None else i
-                self.stack.append((tok, i, start))
-                self.statement.append(None)
-            elif tok in "})]":
-                self._close(_CLOSER[tok], i)
-                if tok == "}":
-                    self.statement[-1] = None  # a block ends a statement
-            else:
-                self.statement[-1] = None  # ';' or ','
-            return i, end
+        """A token other than a bracket or separator (see :meth:`_brackets`)."""
         s = self.syntax
         if tok in s.line_comments:
             return i + 1, 0
@@ -381,7 +465,7 @@ class _Scanner:
         if stack and stack[-1][0] == kind:  # the usual case: the innermost closes
             opener, line, start = stack.pop()
             self.statement.pop()
-            self.blocks.append(Block(start, line, i, len(stack), opener))
+            self.blocks.append(_new_block(Block, (start, line, i, len(stack), opener)))
             return
         # An unmatched closer leaves the stack alone; a mismatched one closes what it
         # matches if that is open (the ones above it were never closed).
@@ -392,7 +476,7 @@ class _Scanner:
                 while len(self.stack) > k:
                     opener, line, start = self.stack.pop()
                     self.statement.pop()
-                    self.blocks.append(Block(start, line, i, len(self.stack), opener))
+                    self.blocks.append(_new_block(Block, (start, line, i, len(self.stack), opener)))
                 return
         self.balanced = False
 
@@ -412,19 +496,23 @@ class _Scanner:
             return (i, m.end()) if m else (i, end)
         spans_lines = q == "`" and self.syntax.raw_backtick
         escapes = not (q == "`" and self.syntax.name == "go")  # Go's `...` is raw
+        body = _string_body(q)
         first, col = i, end
         while True:
-            k = col
-            while k < len(line):
-                c = line[k]
-                if c == "\\" and escapes:
-                    k += 2
-                elif c == q:
+            if escapes:
+                b = body.match(line, col)  # (it always matches, if only "")
+                k = b.end() if b else col
+                if k < len(line) and line[k] == q:
                     self._continues(first, i)
                     return i, k + 1
-                else:
-                    k += 1
-            if not spans_lines and not (k > len(line) and escapes):
+                dangling = k < len(line)  # a backslash at the end escapes the line break
+            else:
+                k = line.find(q, col)
+                if k >= 0:
+                    self._continues(first, i)
+                    return i, k + 1
+                dangling = False
+            if not spans_lines and not dangling:
                 return i + 1, 0  # an unclosed string ends with its line
             if not spans_lines:
                 self._continues(i, i + 1)  # a backslash at the end: the string goes on
@@ -437,7 +525,8 @@ class _Scanner:
         """A regular expression literal where an expression starts; else a division."""
         self._code(i)
         before = self.lines[i][:at].rstrip() or self._last_code_before(i)
-        if before and not (_EXPRESSION_AFTER.search(before) or _JSX_KEYWORD_BEFORE.search(before)):
+        tail = before[-11:]  # as long as the longest match: " instanceof"
+        if before and not (_EXPRESSION_AFTER.search(tail) or _JSX_KEYWORD_BEFORE.search(tail)):
             return i, end
         m = _REGEX_BODY.match(self.lines[i], end)
         return (i, m.end()) if m else (i, end)
@@ -454,11 +543,12 @@ class _Scanner:
         s = self.syntax
         if s.tags and line.startswith("<!--", at):
             return self._skip_to("-->", i, at + 4)
-        in_children = bool(self.stack) and self.stack[-1][0].startswith("<")
+        in_children = bool(self.stack) and self.stack[-1][0][0] == "<"
         if s.jsx and not in_children and not line.startswith("</", at):
             before = line[:at].rstrip()
             if (
-                (_WORD_BEFORE.search(before) and not _JSX_KEYWORD_BEFORE.search(before))
+                # (Both end at the end: the last 8 characters, " default", tell.)
+                (_WORD_BEFORE.search(before[-8:]) and not _JSX_KEYWORD_BEFORE.search(before[-8:]))
                 or line.startswith("<=", at)
                 or line.startswith("<<", at)
             ):
@@ -576,7 +666,9 @@ def _opens_attrs(text: str) -> bool:
 
 
 def _indent(line: str) -> int:
-    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
+    if "\t" in line:
+        line = line.expandtabs(8)
+    return len(line) - len(line.lstrip())
 
 
 _SEQUENCE_ITEM = re.compile(r"[ \t]*-(?:[ \t]|$)")
@@ -590,37 +682,49 @@ def _indent_blocks(
     with the last line of the last logical line deeper than it. A comment line neither opens
     nor ends a block (as in Python), but one indented into an open block is part of it."""
     starts = [i for i in sorted(code) if i not in continued]
+    ordered = sorted(continued)
     last_line: dict[int, int] = {}  # logical line -> its last physical line
     for k, i in enumerate(starts):
         nxt = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        last_line[i] = max((j for j in range(i + 1, nxt) if j in continued), default=i)
+        # The last continued line before the next logical line, if it is after this one.
+        p = bisect.bisect_left(ordered, nxt) - 1
+        last_line[i] = ordered[p] if p >= 0 and ordered[p] > i else i
     comments = {
         i for i, x in enumerate(lines) if x.strip() and i not in code and i not in continued
     }
     out: list[Block] = []
-    stack: list[tuple[int, int, int]] = []  # (indent, opening line, last line so far)
+    # The open blocks, outermost first, in three columns: their indentation (rising: a
+    # line pops the ones as deep as it or deeper), opening line and last line so far.
+    levels: list[int] = []
+    opens: list[int] = []
+    lasts: list[int] = []
     for i in sorted(comments.union(starts)):
         level = _indent(lines[i])
         if i in comments:
-            # Blocks with a body so far hold it (the last entry has none yet).
-            stack = [
-                (ind, opened, i if ind < level and k < len(stack) - 1 else last)
-                for k, (ind, opened, last) in enumerate(stack)
-            ]
+            # Blocks with a body so far hold it (the last entry has none yet): the ones
+            # shallower than the comment, below the top.
+            k = min(bisect.bisect_left(levels, level), len(levels) - 1)
+            if k > 0:
+                lasts[:k] = [i] * k
             continue
         if yaml and _SEQUENCE_ITEM.match(lines[i]):
             level += 1  # "key:" then "- item" at the key's indentation: the key's items
         if yaml and _DOCUMENT_MARK.match(lines[i]):
             level = -1  # '---' ends every block and opens none
-        while stack and stack[-1][0] >= level:
-            _, opened, last = stack.pop()
-            out.append(Block(opened, opened, last, len(stack), "indent"))
-        stack = [(ind, opened, last_line[i]) for ind, opened, _ in stack]
+        while levels and levels[-1] >= level:
+            levels.pop()
+            opened = opens.pop()
+            out.append(_new_block(Block, (opened, opened, lasts.pop(), len(levels), "indent")))
+        last = last_line[i]
+        lasts = [last] * len(levels)
         if level >= 0:
-            stack.append((level, i, last_line[i]))
-    while stack:
-        _, opened, last = stack.pop()
-        out.append(Block(opened, opened, last, len(stack), "indent"))
+            levels.append(level)
+            opens.append(i)
+            lasts.append(last)
+    while levels:
+        levels.pop()
+        opened = opens.pop()
+        out.append(_new_block(Block, (opened, opened, lasts.pop(), len(levels), "indent")))
     return [b for b in out if b.close > last_line[b.open]]
 
 
