@@ -84,9 +84,10 @@ class Inserting(State):
             markers_before = rest_before == {"marker"}
             markers_after = rest_after == {"marker"}
             if not rest_before and not rest_after and not any(self.marker):
-                at = self._after_last_of_kind(d)
-                if at is not None:
-                    return Edit(at[0], at[0], [""] * at[1] + lead + body, order=d.first)
+                after_kind = self._after_last_of_kind(d)
+                if after_kind is not None:
+                    row, blank_lines = after_kind
+                    return Edit(row, row, [""] * blank_lines + lead + body, order=d.first)
             if markers_before and not rest_after:
                 at = len(self.bare)
                 while at > 0 and not self.bare[at - 1].strip():
