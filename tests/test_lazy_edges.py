@@ -947,18 +947,69 @@ def test_a_lone_line_much_like_one_file_line_is_that_line_changed_python() -> No
 def test_a_lone_line_much_like_one_file_line_is_that_line_changed_ts() -> None:
     text = (
         "function setStyle(el: HTMLElement, important: boolean): void {\n"
-        "    for (const key of keys) {\n"
-        '        el.style.setProperty(key, values[key], important ? "important" : "");\n'
-        "    }\n"
+        '    const priority = important ? "important" : "";\n'
+        "    el.style.setProperty(key, value, priority);\n"
         "}\n"
     )
     snippet = (
         "// ... existing code ...\n"
-        '        el.style.setProperty(key, values[key], important ? PRIORITY : "");\n'
+        '    const priority = important ? IMPORTANT : "";\n'
         "// ... existing code ...\n"
     )
     out = merged("s.ts", text, snippet)
-    assert out == text.replace('important ? "important" : ""', 'important ? PRIORITY : ""')
+    assert out == text.replace('? "important"', "? IMPORTANT")
+
+
+def test_a_lone_sibling_line_is_not_read_as_a_change() -> None:
+    # A new entry of a list, a call, a second field: each much like the file's line, none
+    # of its subject; added or changed, the snippet does not say.
+    for path, text, line in [
+        (
+            "s.py",
+            'APPS = [\n    "django.contrib.admin",\n    "rest_framework",\n]\n',
+            '    "rest_framework.authtoken",',
+        ),
+        (
+            "n.py",
+            "class N:\n    def __init__(self):\n        self.fc1 = nn.Linear(256, 128)\n",
+            "        self.fc2 = nn.Linear(128, 10)",
+        ),
+        ("a.css", ".a {\n  margin-bottom: 8px;\n  color: red;\n}\n", "  margin-top: 8px;"),
+    ]:
+        with pytest.raises(EditError):
+            merge_lazy(path, text, f"# ... existing code ...\n{line}\n# ... existing code ...\n")
+
+
+def test_a_sibling_after_one_sided_context_is_not_read_in_place() -> None:
+    text = (
+        "def cli():\n"
+        "    parser.add_argument('--input')\n"
+        "    parser.add_argument('--output')\n"
+        "    return parser\n"
+    )
+    snippet = (
+        "    parser.add_argument('--input')\n"
+        "    parser.add_argument('--format')\n"
+        "    # ... existing code ...\n"
+    )
+    with pytest.raises(EditError):
+        merge_snippet(text, snippet, path="c.py")
+    text = "struct a {\n\tint x;\n};\n#define MAX_USERS 100\n#define MAX_GROUPS 10\n"
+    with pytest.raises(EditError):
+        merge_snippet(text, "#define MAX_USERS 100\n#define MAX_ROLES 20\n/* ... */\n", path="a.h")
+
+
+def test_a_header_of_another_overload_is_not_read_in_place() -> None:
+    text = "class A {\n    public void run(String s) {\n        go(s);\n    }\n}\n"
+    snippet = "class A {\n    public void run(Object o) {\n    // ... existing code ...\n"
+    with pytest.raises(EditError):
+        merge_snippet(text, snippet, path="A.java")
+
+
+def test_a_line_the_file_continues_with_a_backslash_is_not_replaced_alone() -> None:
+    text = "TIMEOUT = 10 * \\\n    60\nRETRIES = 3\n"
+    with pytest.raises(EditError):
+        merge_lazy("c.py", text, "# ... existing code ...\nTIMEOUT = 30\n# ... existing code ...\n")
 
 
 def test_a_lone_line_like_two_file_lines_stays_refused() -> None:

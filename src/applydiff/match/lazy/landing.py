@@ -12,6 +12,7 @@ indentation retyped) with whitespace ignored.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from ...errors import Ambiguous, NoMatch
@@ -432,16 +433,16 @@ def _changed_in_place(new: list[str], bare: list[str], row: int, step: int = 1) 
         if exact_key(line) == exact_key(old):
             continue
         if (
-            exact_key(line) in near
+            exact_key(line) in near  # a file line one off: the lines shifted, not changed
             or not much_alike(line.strip(), old.strip())
             or not _same_subject(line, old)
+            or indent_of(line) != indent_of(old)  # (indentation retyped: not read here)
         ):
             return 0
         changed += 1
     return len(new) if 0 < changed <= _IN_PLACE else 0
 
 
-_LEAD = re.compile(r"^\W*\w+")
 _ID = re.compile(r"""\bid\s*=\s*["']([^"']*)""")
 # A field declared without a value: ``int w;``, ``char *name;``, ``String[] args;``.
 _FIELD = re.compile(r"^[A-Za-z_][\w<>\[\]:,.*&\s]*?[\s*&]([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;$")
@@ -465,25 +466,91 @@ _IMPORTING = re.compile(r"^(?:import|from|use|using|#\s*include|require)\b")
 _WORDS = re.compile(r"\w+")
 
 
+# Keys a line is known by, beyond a declared name: an assignment's target (``self.age``,
+# ``result +=``), a stylesheet property, a macro, a comment's label (``// Args:``).
+_TARGET = re.compile(
+    r"^(?:(?:export|const|let|var|val|final|static|pub|local|readonly)\s+)*"
+    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?::\s*[^=]+?)?\s*[-+*/%|&^]?=(?![=>])"
+)
+_PROPERTY = re.compile(r"^(-?[A-Za-z][\w-]*)\s*:(?!:)")
+_MACRO = re.compile(r"^#\s*define\s+(\w+)")
+_LABEL = re.compile(r"^(?://+|#+|--|/\*+|\*|<!--)\s*(\w[\w ]{0,30}):")
+# Elements a page has once: the same tag is the same element.
+_SINGLE_TAGS = ("<title", "<head", "<body", "<html", "<main", "<header", "<footer")
+
+
+def _keyed(pattern: re.Pattern[str]) -> Callable[[str], str | None]:
+    def key(line: str) -> str | None:
+        m = pattern.match(line)
+        return m.group(1) if m else None
+
+    return key
+
+
+_KEYS = (_subject_name, _keyed(_TARGET), _keyed(_PROPERTY), _keyed(_MACRO))
+
+
 def _same_subject(new: str, old: str) -> bool:
-    """``new`` is about what ``old`` is about, so it can be that line changed: the same name
-    declared, or the same first word (with its sigils: ``<title``, ``// Args``, ``result``);
-    an import of the same source that keeps every name the file's line imports. Two
-    entries of a list (``"red": 1,`` and ``"blue": 2,``) or two imports are not one."""
+    """``new`` is about what ``old`` is about, so it can be that line changed: the same
+    letters but for their case (``list[str]`` made ``List[str]``); else, with as many brackets
+    left open, the same name declared or assigned (``self.age`` is not ``self.email``), the
+    same property or macro, an import of the same source that keeps every name the file's
+    line imports, an element with the same id (or one a page has once, ``<title>``), a
+    comment with the same label (``// Args:``), or the rest of a header (``) -> list:``).
+    Anything else (two calls, two entries of a list, two strings, two ``if`` lines) may as
+    well be a sibling added beside the file's line: not the same."""
     a, b = new.strip(), old.strip()
+    if a.lower() == b.lower():
+        return True
+    if bracket_balance([a]) != bracket_balance([b]):
+        return False
     if _IMPORTING.match(b):
-        ta, tb = _WORDS.findall(a), _WORDS.findall(b)
-        return ta[:2] == tb[:2] and set(tb) <= set(ta)
-    da, db = _subject_name(a), _subject_name(b)
-    if da is not None or db is not None:
-        return da == db
-    ia, ib = _ID.search(a), _ID.search(b)
-    if a.startswith("<") and (ia or ib):  # an element is known by its id
-        return ia is not None and ib is not None and ia.group(1) == ib.group(1)
-    if a[:1] in ")]}" and b[:1] in ")]}":
-        return True  # the rest of a header or a call ("-> list[Match]:"): no subject
-    la, lb = _LEAD.match(a), _LEAD.match(b)
-    return la is not None and lb is not None and la.group().lower() == lb.group().lower()
+        sa, sb = _import_source(a), _import_source(b)
+        return sa is not None and sa == sb and set(_WORDS.findall(b)) <= set(_WORDS.findall(a))
+    if is_definition(a) and is_definition(b) and not _same_parameters(a, b):
+        return False  # another overload, or the parameters renamed: not sure
+    for key in _KEYS:
+        ka, kb = key(a), key(b)
+        if ka is not None or kb is not None:
+            return ka == kb
+    if a.startswith("<") and b.startswith("<"):
+        ia, ib = _ID.search(a), _ID.search(b)
+        if ia or ib:  # an element is known by its id
+            return ia is not None and ib is not None and ia.group(1) == ib.group(1)
+        return any(a.startswith(t) and b.startswith(t) for t in _SINGLE_TAGS)
+    la, lb = _LABEL.match(a), _LABEL.match(b)
+    if la or lb:
+        return la is not None and lb is not None and la.group(1).lower() == lb.group(1).lower()
+    return a[:1] in ")]}" and b[:1] in ")]}"  # the rest of a header or a call
+
+
+# Where an import line imports from: ``from X import``, ``... from 'x'``, a ``use`` path's
+# part before its braces (``use std::fs;`` and ``use std::fs::File;`` are two imports).
+_FROM = re.compile(r"^from\s+([\w.]+)\s+import\b|\bfrom\s+(['\"][^'\"]+['\"])")
+_USE_GROUP = re.compile(r"^use\s+([\w:]+)::\{")
+
+
+def _import_source(line: str) -> str | None:
+    m = _FROM.search(line)
+    if m:
+        return m.group(1) or m.group(2)
+    m = _USE_GROUP.match(line)
+    return m.group(1) if m else None
+
+
+_PARAMETERS = re.compile(r"\(([^()]*)\)")
+
+
+def _same_parameters(new: str, old: str) -> bool:
+    """Two headers whose parameter lists pair up, each pair sharing a word (``gm:
+    GraphModule`` given ``Optional``): a changed header, not another overload (``run(String
+    s)`` beside ``run(Object o)``)."""
+    pa, pb = _PARAMETERS.search(new), _PARAMETERS.search(old)
+    if pa is None or pb is None:
+        return pa is None and pb is None
+    xs = [set(_WORDS.findall(x)) for x in pa.group(1).split(",") if x.strip()]
+    ys = [set(_WORDS.findall(y)) for y in pb.group(1).split(",") if y.strip()]
+    return len(xs) == len(ys) and all(x & y for x, y in zip(xs, ys, strict=True))
 
 
 # A change shown with context on one side only is read in place for up to this many

@@ -14,6 +14,7 @@ from rapidfuzz.distance import Indel
 
 from .placing import Placement, Placing
 from .shapes import bracket_balance, exact_key, indent_of, loose_key, weak_lines
+from .unshown import is_definition
 
 # What a statement assigns: ``export default``, ``module.exports``, ``exports.x``, or a name
 # (with its declaring keyword and type left out): ``const API = ...``, ``DEBUG: bool = ...``.
@@ -23,6 +24,8 @@ _ASSIGNED = re.compile(
     r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?::\s*[^=]+?)?\s*=(?![=>])"
 )
 _ENDS_FLOW = re.compile(r"^(return|raise|throw)\b")
+# What can carry a statement past its brackets: a triple quote, a template literal.
+_LITERAL_OPEN = re.compile(r'"""|\'\'\'|`')
 
 
 def target(line: str) -> str | None:
@@ -54,9 +57,20 @@ def by_target(placing: Placing) -> Placement | None:
         return None
     start = rows[0]
     end = _statement_end(bare, start)
-    if end is None:
+    if end is None or is_definition(bare[start].strip()):
+        return None  # (``export default function App() {``: a definition, not a statement)
+    if end - start > 1 and len(lines) == 1:
+        return None  # one line for a statement over several: what goes is not shown
+    if not all(_whole_line(bare, r) for r in range(start, end)):
         return None
     return placing.placement_from(start, end, {})
+
+
+def _whole_line(bare: list[str], row: int) -> bool:
+    """File line ``row`` holds no string or line join that its brackets do not bound (a
+    triple quote, a template literal, a backslash at its end)."""
+    line = bare[row]
+    return not _LITERAL_OPEN.search(line) and not line.rstrip().endswith("\\")
 
 
 def _one_statement(lines: list[str]) -> bool:
@@ -111,10 +125,10 @@ def by_likeness(placing: Placing, same_subject: Callable[[str, str], bool]) -> P
     best, row = scored[0]
     if len(scored) > 1 and scored[1][0] > best - _LIKE_MARGIN:
         return None
-    if not same_subject(line, bare[row].strip()) or bracket_balance([line]) != bracket_balance(
-        [bare[row]]
-    ):
+    if not same_subject(line, bare[row].strip()) or indent_of(lines[0]) != indent_of(bare[row]):
         return None
+    if not _whole_line(bare, row):
+        return None  # the file's line goes on below it: one line is not all it changes
     return placing.placement_from(row, row + 1, {})
 
 

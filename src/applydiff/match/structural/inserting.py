@@ -277,6 +277,8 @@ class Inserting(State):
         ]
         if not level:
             return None
+        if any(self._same_body(d, b.start) for b in level):
+            return None  # the body of one the file has: that one renamed, or a new one?
         last = max(level, key=lambda b: b.close)
         start = self._lead_start(last)
         gap = 0
