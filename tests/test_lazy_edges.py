@@ -1022,3 +1022,26 @@ def test_a_lone_line_like_two_file_lines_stays_refused() -> None:
     snippet = '// ...\na.setProperty(key, value, important ? PRIORITY : "");\n// ...\n'
     with pytest.raises(EditError):
         merge_snippet(text, snippet, path="s.ts")
+
+
+def test_a_top_level_name_is_never_declared_twice() -> None:
+    # The model rewrote the file's multi-line handler as one line, shown after the import
+    # with a marker after it: read as an addition, the file would declare it twice.
+    text = (
+        "import express from 'express';\n"
+        "\n"
+        "const handler = (req, res) => {\n"
+        "  res.send('hello');\n"
+        "};\n"
+    )
+    snippet = (
+        "import express from 'express';\n"
+        "const handler = (req, res) => res.send('changed');\n"
+        "// ... existing code ...\n"
+    )
+    with pytest.raises(EditError):
+        merge_lazy("h.js", text, snippet)
+    text = "import os\n\n\ndef load(p):\n    return open(p).read()\n"
+    snippet = "import os\ndef load(p): return os.path.exists(p)\n# ... existing code ...\n"
+    with pytest.raises(EditError):
+        merge_lazy("l.py", text, snippet)

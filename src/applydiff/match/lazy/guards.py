@@ -363,3 +363,30 @@ def check_new_lines(name: str, placed: Placement, index: Index) -> None:
                     lines=[placed.start + 1, row + 1],
                     tier="lazy",
                 )
+        _declared_twice(name, line, placed, index.bare)
+
+
+def _declared_twice(name: str, line: str, placed: Placement, bare: list[str]) -> None:
+    """An added top-level declaration (``const handler = ...``, ``def f():``) of a name the
+    file declares at its top level outside the placement: the file would declare it twice
+    (the model rewrote the file's, shown where it does not stand). Refused."""
+    if line[:1].isspace() or not (
+        is_definition(line) or _KEYWORD_DECLARATION.match(line) is not None
+    ):
+        return
+    declared_name = definition_name(line)
+    if declared_name is None:
+        return
+    for row, x in enumerate(bare):
+        if placed.start <= row < placed.end or x[:1].isspace() or declared_name not in x:
+            continue
+        if (is_definition(x) or _KEYWORD_DECLARATION.match(x) is not None) and definition_name(
+            x
+        ) == declared_name:
+            raise Ambiguous(
+                f"{name}: placed at file lines {placed.start + 1}-{placed.end}, it would "
+                f"declare {declared_name!r}, which the file declares at line {row + 1}; if it "
+                "changes that one, show it there with the lines around it",
+                lines=[row + 1],
+                tier="lazy",
+            )
