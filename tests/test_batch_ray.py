@@ -69,7 +69,9 @@ def test_ray_equals_the_local_pool_record_for_record(cluster, source, tmp_path):
         summary.exact,
         summary.errors,
     )
-    assert time.monotonic() - start < 60
+    # A guard against a hang, not a speed figure (speed is benchmarks/batch.py's): on a
+    # loaded 2-core machine this run has taken 224 s.
+    assert time.monotonic() - start < 900
 
 
 def test_ray_reads_lines_as_the_local_reader_does(cluster, tmp_path):
