@@ -314,7 +314,6 @@ class _Scanner:
         self.code_lines: set[int] = set()  # lines holding some code (not only comments)
         self.continued: set[int] = set()  # lines that go on a statement open in brackets
         self._tokens, self._brackets_pattern = _token_patterns(syntax)
-        self._children_tokens = _CHILDREN_TOKENS
         self._last_code = ""  # the last line that held code, stripped
 
     def run(self) -> None:
@@ -412,7 +411,7 @@ class _Scanner:
         the scan goes on."""
         line = self.lines[i]
         prev = col
-        for m in self._children_tokens.finditer(line, col):
+        for m in _CHILDREN_TOKENS.finditer(line, col):
             tok = m.group()
             at, end = m.span()
             if line[prev:at].strip():

@@ -48,7 +48,7 @@ from .shapes import (
     weak_lines,
     weak_or_thin,
 )
-from .statements import by_flow_end, by_likeness, by_target
+from .statements import by_flow_end, by_likeness, by_target, updated
 from .unshown import declared, definition_name, is_definition, leaves_open
 
 
@@ -467,11 +467,8 @@ _WORDS = re.compile(r"\w+")
 
 
 # Keys a line is known by, beyond a declared name: an assignment's target (``self.age``,
-# ``result +=``), a stylesheet property, a macro, a comment's label (``// Args:``).
-_TARGET = re.compile(
-    r"^(?:(?:export|const|let|var|val|final|static|pub|local|readonly)\s+)*"
-    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?::\s*[^=]+?)?\s*[-+*/%|&^]?=(?![=>])"
-)
+# ``result +=``: ``statements.updated``), a stylesheet property, a macro, a comment's label
+# (``// Args:``).
 _PROPERTY = re.compile(r"^(-?[A-Za-z][\w-]*)\s*:(?!:)")
 _MACRO = re.compile(r"^#\s*define\s+(\w+)")
 _LABEL = re.compile(r"^(?://+|#+|--|/\*+|\*|<!--)\s*(\w[\w ]{0,30}):")
@@ -487,7 +484,7 @@ def _keyed(pattern: re.Pattern[str]) -> Callable[[str], str | None]:
     return key
 
 
-_KEYS = (_subject_name, _keyed(_TARGET), _keyed(_PROPERTY), _keyed(_MACRO))
+_KEYS = (_subject_name, updated, _keyed(_PROPERTY), _keyed(_MACRO))
 
 
 def _same_subject(new: str, old: str) -> bool:

@@ -19,10 +19,13 @@ from .unshown import is_definition
 # What a statement assigns: ``export default``, ``module.exports``, ``exports.x``, or a name
 # (with its declaring keyword and type left out): ``const API = ...``, ``DEBUG: bool = ...``.
 _EXPORT_DEFAULT = re.compile(r"^export\s+default\b")
-_ASSIGNED = re.compile(
+_ASSIGNED_TO = (
     r"^(?:export\s+)?(?:(?:const|let|var|val|final|static|pub|local|readonly)\s+)*"
-    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?::\s*[^=]+?)?\s*=(?![=>])"
+    r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(?::\s*[^=]+?)?\s*"
 )
+_ASSIGNED = re.compile(_ASSIGNED_TO + r"=(?![=>])")
+# The same with a compound assignment too (``result += x``: it assigns ``result`` again).
+_UPDATED = re.compile(_ASSIGNED_TO + r"[-+*/%|&^]?=(?![=>])")
 _ENDS_FLOW = re.compile(r"^(return|raise|throw)\b")
 # What can carry a statement past its brackets: a triple quote, a template literal.
 _LITERAL_OPEN = re.compile(r'"""|\'\'\'|`')
@@ -34,6 +37,13 @@ def target(line: str) -> str | None:
     if _EXPORT_DEFAULT.match(s):
         return "export default"
     m = _ASSIGNED.match(s)
+    return m.group(1) if m else None
+
+
+def updated(line: str) -> str | None:
+    """The name or attribute path a line assigns, by ``=`` or a compound ``+=`` (a stripped
+    line); None for any other line."""
+    m = _UPDATED.match(line)
     return m.group(1) if m else None
 
 
@@ -174,4 +184,4 @@ def by_flow_end(placing: Placing) -> Placement | None:
     return placing.placement_from(last, end, same)
 
 
-__all__ = ["by_flow_end", "by_likeness", "by_target", "target"]
+__all__ = ["by_flow_end", "by_likeness", "by_target", "target", "updated"]
