@@ -35,6 +35,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "formats": ("FORMATS", "parse"),
     "ir": ("Anchored", "Delete", "Lazy", "Move", "Op", "Replace", "Write", "op_to_dict"),
     "match": ("DEFAULT_THRESHOLD", "TIERS", "Match", "locate", "replace"),
+    "match.verify_merge": ("MergeVerdict", "verify_merge"),
+    "merge_model": ("MergeClient",),
     "problems": ("Problem",),
     "results": ("FileOutcome", "Plan", "Result"),
     "session": ("Session",),
@@ -77,6 +79,8 @@ if TYPE_CHECKING:
     from .formats import FORMATS, parse
     from .ir import Anchored, Delete, Lazy, Move, Op, Replace, Write, op_to_dict
     from .match import DEFAULT_THRESHOLD, TIERS, Match, locate, replace
+    from .match.verify_merge import MergeVerdict, verify_merge
+    from .merge_model import MergeClient
     from .problems import Problem
     from .results import FileOutcome, Plan, Result
     from .session import Session

@@ -20,11 +20,13 @@ import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from . import region
 from .errors import (
     CONFLICT,
+    IO_ERROR,
+    Ambiguous,
     EditError,
     FileIdMismatch,
     FormatInvalid,
@@ -48,7 +50,9 @@ from .json_view import JsonView
 from .match import Match, replace_with_matches
 from .match.anchored import replace_anchored
 from .match.lazy import has_markers
+from .match.merged_bytes import keep_file_bytes
 from .match.snippet_merge import merge_lazy
+from .match.verify_merge import verify_merge
 from .text import LF, count_lines, dominant_eol, ends_line, file_id, line_growth, to_lf
 
 # Readings of a block with several '=======' lines tried, times the file's length: each is
@@ -71,6 +75,21 @@ class FileChange:
         if self.before is None:
             return "added"
         return "deleted" if self.after is None else "modified"
+
+
+# The confidence of a merge a model made and the verifier passed: below every tier that
+# located the edit itself (the fuzzy tier's floor is the threshold, 0.8 by default).
+MODEL_CONFIDENCE = 0.5
+
+
+class MergeModel(Protocol):
+    """Whatever merges a lazy snippet the deterministic merge refused (a fast-apply model
+    behind an endpoint: ``applydiff.merge_model.MergeClient``). ``merge`` returns the whole
+    merged file, or raises ``EditError`` (``io_error``: the endpoint failed)."""
+
+    name: str
+
+    def merge(self, path: str, original: str, snippet: str) -> str: ...
 
 
 # What an op did (EditReport.kind). The first three changed lines a tier located (``tier``
@@ -186,6 +205,7 @@ def apply_ops(
     keep_narration: bool = False,
     reverse: bool = False,
     directory: str | None = None,
+    merge_model: MergeModel | None = None,
 ) -> Changeset:
     """Apply ``ops`` to ``files`` (path -> text; a missing path is a missing file).
 
@@ -196,9 +216,11 @@ def apply_ops(
     ``files`` may raise :class:`EditError` when a path is read (the workspace refuses paths
     outside its root, binary files, ...): that fails the op that read it.
     ``keep_narration`` keeps the comments of a lazy snippet that narrate the edit
-    (``match.narration``), which are otherwise left out.
+    (``match.narration``), which are otherwise left out. ``merge_model``, when given, merges
+    a lazy snippet the deterministic merge refuses; its merge is applied only when
+    ``verify_merge`` finds the snippet explains it (tier ``model``).
     """
-    run = _Run(files, key, threshold, keep_narration)
+    run = _Run(files, key, threshold, keep_narration, merge_model)
     if reverse or directory is not None:
         ops, refused = as_asked(ops, reverse=reverse, directory=directory)
         if refused:
@@ -224,6 +246,18 @@ def apply_ops(
     return run.result()
 
 
+def _changed_lines(before: str, after: str) -> tuple[int, int]:
+    """The 1-based first and last lines of ``after`` that differ from ``before``."""
+    a, b = before.split("\n"), after.split("\n")
+    p = 0
+    while p < min(len(a), len(b)) and a[p] == b[p]:
+        p += 1
+    s = 0
+    while s < min(len(a), len(b)) - p and a[-1 - s] == b[-1 - s]:
+        s += 1
+    return p + 1, max(p + 1, len(b) - s)
+
+
 class _Run:
     def __init__(
         self,
@@ -231,11 +265,13 @@ class _Run:
         key: Callable[[str], str],
         threshold: float | None,
         keep_narration: bool = False,
+        merge_model: MergeModel | None = None,
     ) -> None:
         self.files = files
         self.key = key
         self.threshold = threshold
         self.keep_narration = keep_narration
+        self.merge_model = merge_model
         self.state: dict[str, str | None] = {}
         self.original: dict[str, str | None] = {}
         self.moves: dict[str, str] = {}  # original source -> current destination
@@ -535,7 +571,14 @@ class _Run:
             self.state[path] = op.snippet
             return EditReport(index, path, "create", None, 1.0, 1, max(1, op.snippet.count("\n")))
         text = self.existing(op, path, "edit")
-        new_text, merged = merge_lazy(path, text, op.snippet, keep_narration=self.keep_narration)
+        try:
+            new_text, merged = merge_lazy(
+                path, text, op.snippet, keep_narration=self.keep_narration
+            )
+        except (NoMatch, Ambiguous) as refused:
+            if self.merge_model is None or isinstance(refused, MissingFile):
+                raise
+            return self.model_merge(index, op, path, text, refused)
         # The tier: "lazy" placed by lines, "structure" by definitions, "diff" read as hunks
         # (a snippet written with +/- marks).
         tier = "lazy" if merged.how == "lines" else merged.how
@@ -553,6 +596,43 @@ class _Run:
             _unchanged(path, report)
         self.state[path] = new_text
         return report
+
+    def model_merge(
+        self, index: int, op: Lazy, path: str, text: str, refused: EditError
+    ) -> EditReport:
+        """The merge model's merge of a snippet the deterministic merge refused: applied
+        when the verifier passes it, with the file's bytes on every line it kept; else the
+        refusal stands, with the verifier's reasons beside it."""
+        model = self.merge_model
+        assert model is not None
+        try:
+            answer = model.merge(path, text, op.snippet)
+        except EditError as e:
+            raise EditError(
+                f"{refused.message}; the merge model {model.name} was asked and failed: "
+                f"{e.message}",
+                code=IO_ERROR,
+                path=path,
+            ) from None
+        verdict = verify_merge(text, op.snippet, answer, path)
+        if not verdict.verified:
+            refused.message = (
+                f"{refused.message}; the merge model {model.name}'s merge was not applied, "
+                f"as the snippet does not explain it: {verdict.summary()}"
+            )
+            refused.args = (refused.message,)
+            raise refused
+        new_text = keep_file_bytes(text, answer, op.snippet)
+        if new_text == text:
+            raise NoChange(f"the merge model {model.name} returned {path} unchanged")
+        first, last = _changed_lines(text, new_text)
+        notes = (
+            f"merged by the model {model.name} (the deterministic merge refused: "
+            f"{refused.message})",
+            *verdict.notes,
+        )
+        self.state[path] = new_text
+        return EditReport(index, path, "lazy", "model", MODEL_CONFIDENCE, first, last, notes=notes)
 
     def move(self, index: int, op: Move, path: str) -> EditReport:
         report = self.move_or_copy(index, op, path)

@@ -38,6 +38,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
 
+from .engine import MergeModel
 from .errors import IO_ERROR, EditError
 from .prompts import tool_rules
 from .tools import ToolLayer, ToolResult, tool_definitions
@@ -65,9 +66,12 @@ class Served:
         review: bool,
         text_editor: bool,
         compat: str | None,
+        merge_model: MergeModel | None = None,
     ) -> None:
         def make(where: Path) -> ToolLayer:
-            return ToolLayer(where, mode=mode, review=review, compat=compat)
+            return ToolLayer(
+                where, mode=mode, review=review, compat=compat, merge_model=merge_model
+            )
 
         self.layers = RootedLayers(root, make)
         self.compat = compat
@@ -129,9 +133,18 @@ def build_server(
     review: bool = False,
     text_editor: bool = False,
     compat: str | None = None,
+    merge_model: MergeModel | None = None,
 ) -> tuple[Server[Any], Served]:
-    """The MCP server for ``root`` and what it serves (the tools, the layers)."""
-    served = Served(root, mode=mode, review=review, text_editor=text_editor, compat=compat)
+    """The MCP server for ``root`` and what it serves (the tools, the layers); a
+    ``merge_model`` merges the lazy snippets the deterministic merge refuses."""
+    served = Served(
+        root,
+        mode=mode,
+        review=review,
+        text_editor=text_editor,
+        compat=compat,
+        merge_model=merge_model,
+    )
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
@@ -230,15 +243,22 @@ def serve(
     review: bool = False,
     text_editor: bool = False,
     compat: str | None = None,
+    merge_model: MergeModel | None = None,
 ) -> None:
     """Run the server over stdio until the client goes away."""
     _logging()
     server, served = build_server(
-        root, mode=mode, review=review, text_editor=text_editor, compat=compat
+        root,
+        mode=mode,
+        review=review,
+        text_editor=text_editor,
+        compat=compat,
+        merge_model=merge_model,
     )
     primary = served.layers.primary
     tools = f"compat {compat}" if compat else f"mode {primary.mode}"
-    log.info("serving %s (%s%s)", primary.ws.root, tools, ", review" if review else "")
+    merging = f", merge model {merge_model.name}" if merge_model is not None else ""
+    log.info("serving %s (%s%s%s)", primary.ws.root, tools, ", review" if review else "", merging)
     try:
         anyio.run(_run_stdio, server)
     finally:

@@ -30,7 +30,7 @@ from rapidfuzz import fuzz, process
 
 from . import commit as commit_mod
 from . import review
-from .engine import Changeset, apply_ops
+from .engine import Changeset, MergeModel, apply_ops
 from .errors import (
     AMBIGUOUS,
     CONFLICT,
@@ -127,7 +127,9 @@ class Workspace(Store):
     """A root directory that edits are applied to: safely, atomically, byte for byte.
 
     Takes the :class:`~applydiff.store.Store`'s arguments (``session``, ``store_optional``,
-    ``require_read``, ``model_view``, ...) and the fuzzy ``threshold`` of its applies.
+    ``require_read``, ``model_view``, ...), the fuzzy ``threshold`` of its applies, and a
+    ``merge_model`` (:class:`~applydiff.merge_model.MergeClient`) for the lazy snippets the
+    deterministic merge refuses.
     """
 
     def __init__(
@@ -142,6 +144,7 @@ class Workspace(Store):
         require_read: bool = False,
         model_view: bool = True,
         lock_timeout: float | None = None,
+        merge_model: MergeModel | None = None,
     ) -> None:
         super().__init__(
             root,
@@ -154,6 +157,9 @@ class Workspace(Store):
             lock_timeout=lock_timeout,
         )
         self.threshold = threshold
+        # Merges the lazy snippets the deterministic merge refuses (``engine.MergeModel``):
+        # applied only when the verifier passes them. None: never a network call.
+        self.merge_model = merge_model
 
     # -- applying --------------------------------------------------------------------------
     def apply(
@@ -238,6 +244,7 @@ class Workspace(Store):
             key=self.key,
             threshold=threshold,
             keep_narration=keep_narration,
+            merge_model=self.merge_model,
         )
         result = self._result(cs, files, dry_run, ops)
         result.ops = ops

@@ -17,6 +17,10 @@ refusal is right). The output record (keys in this order)::
                   "confidence": 1.0, "start_line": 1, "end_line": 1, "matches": 1}],
      "errors": [], "exact": true, "whitespace_only": false}
 
+With ``merged`` (path -> the text a merge made of that file: a fast-apply model's output, a
+training set's ``final_code``), the output has ``"merged": {path: {"verified": bool,
+"reasons": [...], "notes": [...]}}`` (``batch.merged``): whether the answer explains it.
+
 ``files`` holds every file the answer changed (``null``: deleted), or, with ``hashes``, a
 ``hashes`` object holds their SHA-256 instead. ``exact`` and ``whitespace_only`` appear when
 the record has ``expected``. Errors are ``{"code", "index", "path", "message", ...}``; a
@@ -38,8 +42,9 @@ import orjson
 from ..engine import apply_ops
 from ..errors import PATH_DENIED, TOO_LARGE, EditError
 from ..formats import FORMATS, no_edit, parse
-from ..ir import normalize_path
+from ..ir import Op, normalize_path
 from ..problems import Problem
+from .merged import verify_recorded
 
 # The codes of records the batch could not run (the engine's codes are in errors.CODES).
 BAD_RECORD = "bad_record"  # not JSON, not an object, or a field missing or of the wrong type
@@ -223,7 +228,13 @@ def apply_record(record: Mapping[str, Any], *, hashes: bool = False) -> dict[str
         files = cast(dict[str, str], _texts(record["files"], "files", rid, nulls=False))
         answer = _answer_text(record["answer"], rid)
         expected = _texts(record["expected"], "expected", rid, nulls=True) if has_expected else None
+        merged = (
+            cast(dict[str, str], _texts(record["merged"], "merged", rid, nulls=False))
+            if record.get("merged") is not None
+            else None
+        )
         size = _size(files, answer) + (_size(expected, "") if expected else 0)
+        size += _size(merged, "") if merged else 0
         if size > MAX_RECORD_BYTES:
             raise BadRecord(
                 TOO_LARGE,
@@ -232,7 +243,7 @@ def apply_record(record: Mapping[str, Any], *, hashes: bool = False) -> dict[str
             )
     except BadRecord as e:
         return error_record(rid, e.code, e.message, expected=has_expected, hashes=hashes)
-    return _applied(rid, files, answer, fmt, expected, hashes)
+    return _applied(rid, files, answer, fmt, expected, hashes, merged)
 
 
 HEAD_BYTES = 4096  # the first bytes of a line too large to read, which head_id reads
@@ -333,10 +344,12 @@ def _applied(
     fmt: str,
     expected: dict[str, str | None] | None,
     hashes: bool,
+    merged: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     reports: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     changed: dict[str, str | None] = {}
+    ops: list[Op] | None = None
     try:
         ops = parse(answer, fmt)
     except EditError as e:
@@ -361,6 +374,9 @@ def _applied(
         exact, whitespace_only = compare(files, changed, expected)
         out["exact"] = exact
         out["whitespace_only"] = whitespace_only
+    if merged is not None:
+        problem = errors[0]["message"] if errors else None
+        out["merged"] = verify_recorded(files, merged, ops, None if errors else changed, problem)
     return out
 
 

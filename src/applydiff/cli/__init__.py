@@ -29,7 +29,14 @@ __all__ = ["commands", "main"]
 def commands() -> dict[str, Callable[[argparse.Namespace, IO], int]]:
     """Command name -> its function (imported here, not with the package: ``apply_patch``
     uses :mod:`.base` and :mod:`.output` without the parser's imports)."""
-    from .edits import cmd_apply, cmd_call, cmd_parse, cmd_resolve, cmd_status
+    from .edits import (
+        cmd_apply,
+        cmd_call,
+        cmd_parse,
+        cmd_resolve,
+        cmd_status,
+        cmd_verify_merge,
+    )
     from .model import (
         cmd_batch,
         cmd_bench,
@@ -44,6 +51,7 @@ def commands() -> dict[str, Callable[[argparse.Namespace, IO], int]]:
         "apply": cmd_apply,
         "call": cmd_call,
         "parse": cmd_parse,
+        "verify-merge": cmd_verify_merge,
         "status": cmd_status,
         "accept": cmd_resolve,
         "discard": cmd_resolve,

@@ -24,6 +24,7 @@ from .output import (
 from .parser import call_tools
 
 if TYPE_CHECKING:
+    from ..merge_model import MergeClient
     from ..results import Result
     from ..workspace import Workspace
 
@@ -53,6 +54,29 @@ def cmd_parse(args: argparse.Namespace, io: IO) -> int:
         extra = f" -> {d['to']}" if "to" in d else ""
         io.out.line(f"{k}: {d['op']} {op.path}{extra}{where}")
     return EXIT_OK
+
+
+def cmd_verify_merge(args: argparse.Namespace, io: IO) -> int:
+    from ..match.verify_merge import verify_merge
+
+    if [args.original, args.snippet, args.merged].count("-") > 1:
+        raise UsageError("only one of ORIGINAL, SNIPPET and MERGED can be read from stdin")
+    original, snippet, merged = (
+        read_input(name) for name in (args.original, args.snippet, args.merged)
+    )
+    path = args.path if args.path is not None else (None if args.original == "-" else args.original)
+    verdict = verify_merge(original, snippet, merged, path)
+    if args.json:
+        io.json(verdict.to_dict())
+    else:
+        io.out.line("verified" if verdict.verified else "not verified")
+        for r in verdict.reasons:
+            at = [f"merged line {r.merged_line}"] if r.merged_line is not None else []
+            at += [f"snippet line {r.snippet_line}"] if r.snippet_line is not None else []
+            io.out.line(f"  {r.check}: {r.message}" + (f" ({', '.join(at)})" if at else ""))
+        for note in verdict.notes:
+            io.err.line(f"note: {note}")
+    return EXIT_OK if verdict.verified else EXIT_REJECTED
 
 
 def root_of(args: argparse.Namespace, text: str | None = None) -> str:
@@ -94,6 +118,7 @@ def open_workspace(
     threshold = getattr(args, "threshold", None)
     if threshold is not None and not 0.0 < threshold <= 1.0:
         raise UsageError(f"--threshold must be in (0, 1], not {threshold}")
+    merge_model = merge_model_of(args)
     try:
         session = store or (Path(root) / STATE_DIR / "session.db").is_file()
         return Workspace(
@@ -102,11 +127,28 @@ def open_workspace(
             session=session,
             store_optional=optional,
             model_view=False,
+            merge_model=merge_model,
         )
     except (EditError, SessionError) as e:
         raise UsageError(getattr(e, "message", str(e))) from None
     except OSError as e:  # the state directory (.applydiff) cannot be made or read
         raise UsageError(f"cannot use {root}: {e.strerror} ({e.filename})") from None
+
+
+def merge_model_of(args: argparse.Namespace) -> MergeClient | None:
+    """The merge model the command's options (or the environment) name; None when no
+    endpoint is set."""
+    from ..merge_model import from_settings
+
+    try:
+        return from_settings(
+            getattr(args, "merge_endpoint", None),
+            getattr(args, "merge_model", None),
+            timeout=getattr(args, "merge_timeout", None),
+            prompt=getattr(args, "merge_prompt", None),
+        )
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def cmd_apply(args: argparse.Namespace, io: IO) -> int:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..problems import Problem
 from .base import EXIT_OK, EXIT_REJECTED, IO, NOT_CONFIRMED, UsageError
 from .confirm import NO_TERMINAL, ask
-from .edits import root_of
+from .edits import merge_model_of, root_of
 from .output import show_diff
 
 if TYPE_CHECKING:
@@ -396,6 +396,7 @@ def cmd_serve(args: argparse.Namespace, io: IO) -> int:
     root = root_of(args)
     if not os.path.isdir(root):
         raise UsageError(f"the root {root!r} is not a directory")
+    merge_model = merge_model_of(args)
     try:
         serve(
             root,
@@ -403,6 +404,7 @@ def cmd_serve(args: argparse.Namespace, io: IO) -> int:
             review=args.review,
             text_editor=args.text_editor,
             compat=args.compat,
+            merge_model=merge_model,
         )
     except (EditError, SessionError) as e:  # raised while opening the root, before serving
         raise UsageError(getattr(e, "message", str(e))) from None

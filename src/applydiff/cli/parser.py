@@ -17,6 +17,9 @@ from ..version import __version__
 from .base import COLORS, UsageError
 
 FORMAT_CHOICES = ("auto", *FORMATS)
+# merge_model.PROMPTS' names (tests/test_merge_model.py keeps the two equal; the parser does
+# not import the HTTP client).
+MERGE_PROMPTS = ("fastapply", "morph")
 EDIT_MODES = (*MODES, *TEXT_MODES)
 
 TOP_EXAMPLES = """examples:
@@ -121,6 +124,7 @@ def build_parser() -> Parser:
         help="keep the comments of lazy snippets that narrate the edit "
         "('// Add a new method to Foo'), which are otherwise left out",
     )
+    _merge_options(p)
     git = p.add_argument_group("git apply / patch options")
     git.add_argument(
         "-p",
@@ -216,6 +220,7 @@ def build_parser() -> Parser:
     p.add_argument("--review", action="store_true", help="keep outputs pending for review")
     p.add_argument("--text-editor", action="store_true", help="also expose the text-editor tool")
     p.add_argument("--compat", default=None, choices=COMPATS, help=_COMPAT_HELP)
+    _merge_options(p)
     _shared(p, json=False)
 
     p = sub.add_parser(
@@ -286,6 +291,28 @@ def build_parser() -> Parser:
 
     _shared(add_batch_parser(sub), json=False)  # batch has its own --json (a summary object)
 
+    p = sub.add_parser(
+        "verify-merge",
+        help="check that a merged file is one a lazy snippet explains",
+        description="Check that MERGED (a fast-apply model's output, or any merge) is ORIGINAL\n"
+        "with SNIPPET merged in: every snippet line there in order, no line added that the\n"
+        "snippet lacks, no line dropped that it does not show on both sides, no marker left,\n"
+        "brackets balanced, nothing cut off. Prints the verdict and the reasons with line\n"
+        "numbers; exit 0 verified, 1 not. A snippet line put in a plausible but wrong place\n"
+        "passes when every other check holds.",
+        epilog="example:\n  applydiff verify-merge app.py snippet.py merged.py --path app.py --json\n",
+    )
+    p.add_argument("original", metavar="ORIGINAL", help="the file before the merge")
+    p.add_argument("snippet", metavar="SNIPPET", help="the lazy snippet (- for stdin)")
+    p.add_argument("merged", metavar="MERGED", help="the merged file")
+    p.add_argument(
+        "--path",
+        default=None,
+        metavar="P",
+        help="the file's path, for its language (default: ORIGINAL's name)",
+    )
+    _shared(p)
+
     p = sub.add_parser("parse", help="read a model's response and print the edits it holds")
     p.add_argument("file", metavar="FILE", help="the response (a path, or - for stdin)")
     p.add_argument(
@@ -325,6 +352,37 @@ def _endpoint(p: argparse.ArgumentParser, *, required: bool = True) -> None:
         help="environment variable holding the API key (default OPENAI_API_KEY)",
     )
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per request")
+
+
+def _merge_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group(
+        "merge model",
+        "a fast-apply model asked for the lazy snippets the deterministic merge refuses; its "
+        "merge is applied only when the snippet explains it (applydiff verify-merge)",
+    )
+    g.add_argument(
+        "--merge-endpoint",
+        default=None,
+        metavar="URL",
+        help="OpenAI-compatible base URL (env APPLYDIFF_MERGE_ENDPOINT; key in "
+        "APPLYDIFF_MERGE_API_KEY or OPENAI_API_KEY); none: never a network call",
+    )
+    g.add_argument(
+        "--merge-model", default=None, metavar="NAME", help="its model (env APPLYDIFF_MERGE_MODEL)"
+    )
+    g.add_argument(
+        "--merge-prompt",
+        default=None,
+        choices=MERGE_PROMPTS,
+        help="the prompt format the model was trained on (default fastapply)",
+    )
+    g.add_argument(
+        "--merge-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds per request (default 60)",
+    )
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -90,6 +90,106 @@ def opcodes(a: Sequence[Hashable], b: Sequence[Hashable], work: int = WORK) -> l
     return out
 
 
+# Inserted or deleted lines up to which two versions of a file are aligned exactly.
+FEW = 300
+
+
+def align_versions(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
+    """Opcodes of two versions of one file's lines (terminators off): lines equal but for
+    trailing whitespace first (so a block moved and re-indented is not paired with one left
+    alone), then, inside each stretch that differs, lines equal but for whitespace. The
+    ends they share are equal; the middle is aligned exactly (Myers) when it differs in a
+    few places, else by the bounded ``opcodes``."""
+    out: list[Opcode] = []
+    for tag, i1, i2, j1, j2 in _versions([x.rstrip() for x in old], [x.rstrip() for x in new]):
+        if tag != "replace":
+            out.append((tag, i1, i2, j1, j2))
+            continue
+        inner = _versions(
+            [" ".join(x.split()) for x in old[i1:i2]], [" ".join(x.split()) for x in new[j1:j2]]
+        )
+        out += [(t, a1 + i1, a2 + i1, b1 + j1, b2 + j1) for t, a1, a2, b1, b2 in inner]
+    return out
+
+
+def _versions(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
+    p = _shared_prefix(a, b)
+    n = min(len(a), len(b))
+    s = 0
+    while s < n - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
+        s += 1
+    out: list[Opcode] = [("equal", 0, p, 0, p)] if p else []
+    ma, mb = a[p : len(a) - s], b[p : len(b) - s]
+    middle = few_changes(ma, mb, FEW) or opcodes(ma, mb)
+    out += [(t, i1 + p, i2 + p, j1 + p, j2 + p) for t, i1, i2, j1, j2 in middle]
+    if s:
+        out.append(("equal", len(a) - s, len(a), len(b) - s, len(b)))
+    return out
+
+
+def few_changes(
+    a: Sequence[Hashable], b: Sequence[Hashable], most: int = 400
+) -> list[Opcode] | None:
+    """A shortest alignment of ``a`` and ``b`` (Myers' O(ND) diff) when they differ by at
+    most ``most`` inserted or deleted elements, else None. Two versions of one file that an
+    edit touched in a few places are aligned exactly, in steps that grow with the file times
+    the changes, where ``SequenceMatcher`` pays for every repeated line ("}", blank)."""
+    n, m = len(a), len(b)
+    v: dict[int, int] = {1: 0}
+    trace: list[dict[int, int]] = []
+    for d in range(most + 1):
+        trace.append(dict(v))
+        for k in range(-d, d + 1, 2):
+            x = v[k + 1] if k == -d or (k != d and v[k - 1] < v[k + 1]) else v[k - 1] + 1
+            y = x - k
+            while x < n and y < m and a[x] == b[y]:
+                x += 1
+                y += 1
+            v[k] = x
+            if x >= n and y >= m:
+                return _opcodes_of(_path(trace, d, n, m), n, m)
+    return None
+
+
+def _path(trace: list[dict[int, int]], d: int, x: int, y: int) -> list[tuple[int, int]]:
+    """The equal pairs (i, j) of the edit path that ends at (x, y) after ``d`` edits
+    (``trace[step]``: the furthest x on each diagonal before edit ``step``)."""
+    pairs: list[tuple[int, int]] = []
+    for step in range(d, 0, -1):
+        v = trace[step]
+        k = x - y
+        down = k == -step or (k != step and v[k - 1] < v[k + 1])  # an insertion
+        px = v[k + 1] if down else v[k - 1]
+        py = px - (k + 1 if down else k - 1)
+        mid_x = px if down else px + 1  # after the one edit, the equal run to (x, y)
+        while x > mid_x:
+            x, y = x - 1, y - 1
+            pairs.append((x, y))
+        x, y = px, py
+    while x > 0 and y > 0:
+        x, y = x - 1, y - 1
+        pairs.append((x, y))
+    return pairs[::-1]
+
+
+def _opcodes_of(pairs: list[tuple[int, int]], n: int, m: int) -> list[Opcode]:
+    """Opcodes from the equal pairs of an alignment (increasing on both sides)."""
+    out: list[Opcode] = []
+    i = j = 0
+    for x, y in [*pairs, (n, m)]:
+        if i < x or j < y:
+            tag = "replace" if i < x and j < y else ("delete" if i < x else "insert")
+            out.append((tag, i, x, j, y))
+        if x == n and y == m:
+            break
+        if out and out[-1][0] == "equal" and out[-1][2] == x and out[-1][4] == y:
+            out[-1] = ("equal", out[-1][1], x + 1, out[-1][3], y + 1)
+        else:
+            out.append(("equal", x, x + 1, y, y + 1))
+        i, j = x + 1, y + 1
+    return out
+
+
 def _between(
     a: Sequence[Hashable],
     b: Sequence[Hashable],

@@ -10,6 +10,7 @@ from typing import Any, TypeGuard
 
 from .. import compat as compat_mod
 from .. import feedback
+from ..engine import MergeModel
 from ..errors import IO_ERROR, PATH_DENIED, EditError
 from ..ir import Op
 from ..session import Session
@@ -68,6 +69,7 @@ class BaseLayer:
         new_conversation: bool = True,
         compat: str | None = None,
         session: Session | None = None,  # another store than the root's (in memory)
+        merge_model: MergeModel | None = None,
     ) -> None:
         self.mode = mode_for(mode=mode)
         self.compat = None if compat is None else compat_mod.check(compat)
@@ -78,7 +80,11 @@ class BaseLayer:
         self.guidance = guidance
         self.max_exchanges = max_exchanges
         self.ws = Workspace(
-            root, require_read=require_read, threshold=threshold, session=session or True
+            root,
+            require_read=require_read,
+            threshold=threshold,
+            session=session or True,
+            merge_model=merge_model,
         )
         self._owns_session = session is None  # a store given by the caller is theirs to close
         assert self.ws.session is not None  # session=True opens it or raises

@@ -112,6 +112,12 @@ def is_definition(line: str) -> bool:
     return defines(line) or _IS_DEFINITION_HEAD.match(line) is not None
 
 
+def keyword_definition(line: str) -> bool:
+    """The line starts a definition with a keyword that says so (``def``, ``class``,
+    ``function``, ``fn``, ``struct``, ...): a call that passes a block is never one."""
+    return _IS_DEFINITION_HEAD.match(line) is not None
+
+
 def defines(line: str) -> bool:
     """The line is the header of a definition (a function, a class, a rule, an element, a
     mapping key), not of a statement's block (``if``, ``for``, ``try``) nor a call's or a
@@ -333,6 +339,7 @@ __all__ = [
     "definition_name",
     "deletion_problem",
     "is_definition",
+    "keyword_definition",
     "leaves_open",
     "names_declared",
     "opener_of",
