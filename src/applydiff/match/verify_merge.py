@@ -122,9 +122,9 @@ class MergeVerdict:
             "notes": list(self.notes),
         }
 
-    def summary(self, most: int = 3) -> str:
+    def summary(self, most: int = 5) -> str:
         """The reasons in one line: the first ``most`` of them and how many more."""
-        said = [_where(r) + r.message for r in self.reasons[:most]]
+        said = [f"{r.check}: {_where(r)}{r.message}" for r in self.reasons[:most]]
         more = len(self.reasons) - most
         return "; ".join(said) + (f"; and {more} more" if more > 0 else "")
 
@@ -165,11 +165,12 @@ def verify_merge(original: str, snippet: str, merged: str, path: str | None = No
     new_keys = [loose_key(x) for x in new]
     early, late = _place_shown(shown, new_keys, reasons)
     ops = align_versions(old, new)
-    _check_added(old, new, new_keys, ops, shown, early, late, reasons)
+    _check_added(old, new_keys, ops, shown, reasons)
     _check_dropped(old, new, ops, shown, early, late, reasons)
-    _check_markers(old, new, reasons)
-    _check_definitions(old, new, shown, reasons)
-    _check_balance(original, merged, old, new, syntax, reasons)
+    changed = _changed(ops)
+    _check_markers(old, new, changed, reasons)
+    _check_definitions(old, new, ops, changed, shown, early, reasons)
+    _check_balance(original, old, new, changed, syntax, reasons)
     kept: list[Reason] = []
     told: Counter[str] = Counter()
     for r in reasons:
@@ -332,48 +333,41 @@ def _place_shown(
 
 def _check_added(
     old: list[str],
-    new: list[str],
     new_keys: list[str],
     ops: Sequence[tuple[str, int, int, int, int]],
     shown: _Shown,
-    early: list[int | None],
-    late: list[int | None],
     reasons: list[Reason],
 ) -> None:
-    """Every line the merged file adds is a shown line placed there, or (when the alignment
-    of the file with the merge could pair either of two equal lines) a line the snippet and
-    the file hold as many times as the merge does."""
-    placed = {a for a in early if a is not None} | {a for a in late if a is not None}
+    """Every line the merged file adds is a snippet line, and no line is in the merge more
+    often than the original and the snippet together have it (a block put in twice). Counted,
+    not placed: the alignment may pair either of two equal lines with the original's."""
     snippet_count = Counter(shown.keys)
     old_count: Counter[str] | None = None
     new_count: Counter[str] | None = None
+    told: set[str] = set()
     for tag, _, _, j1, j2 in ops:
         if tag not in ("insert", "replace"):
             continue
         for j in range(j1, j2):
             key = new_keys[j]
-            if not key or j in placed:
+            if not key or key in told:
                 continue
-            if key in snippet_count:
-                if old_count is None or new_count is None:
-                    old_count = Counter(loose_key(x) for x in old)
-                    new_count = Counter(new_keys)
-                if new_count[key] <= old_count[key] + snippet_count[key]:
-                    continue
-                reasons.append(
-                    Reason(
-                        DUPLICATED,
-                        f"{key[:60]!r} is in the merged file {new_count[key]} times: the "
-                        f"original has it {old_count[key]} and the snippet "
-                        f"{snippet_count[key]}",
-                        j + 1,
-                    )
-                )
+            if old_count is None or new_count is None:
+                old_count = Counter(loose_key(x) for x in old)
+                new_count = Counter(new_keys)
+            n, was, said = new_count[key], old_count[key], snippet_count[key]
+            if n <= was or (said and n <= was + said):
+                continue
+            told.add(key)
+            if not was and not said:
+                message = f"{key[:60]!r} is neither in the original nor in the snippet"
+                reasons.append(Reason(INVENTED, message, j + 1))
                 continue
             reasons.append(
                 Reason(
-                    INVENTED,
-                    f"{key[:60]!r} is neither in the original nor in the snippet",
+                    DUPLICATED,
+                    f"{key[:60]!r} is in the merged file {n} times: the original has it "
+                    f"{was} and the snippet {said}",
                     j + 1,
                 )
             )
@@ -570,47 +564,80 @@ def _check_declarations(
                 break
 
 
-def _check_markers(old: list[str], new: list[str], reasons: list[Reason]) -> None:
-    have = Counter(x.strip() for x in old if is_marker(x))
-    for j, x in enumerate(new):
-        if is_marker(x):
-            key = x.strip()
-            if have[key] > 0:
-                have[key] -= 1
-                continue
-            reasons.append(
-                Reason(MARKER, f"the marker {key[:60]!r} is left in the merged file", j + 1)
-            )
+def _check_markers(
+    old: list[str], new: list[str], changed: _Changed, reasons: list[Reason]
+) -> None:
+    """No marker line among the lines the merge adds (one the original has as often is its)."""
+    added = [j for j in changed.added if is_marker(new[j])]
+    if not added:
+        return
+    keys = {new[j].strip() for j in added}
+    have = Counter(k for x in old if (k := x.strip()) in keys)
+    for j in added:
+        key = new[j].strip()
+        if have[key] > 0:
+            have[key] -= 1
+            continue
+        reasons.append(Reason(MARKER, f"the marker {key[:60]!r} is left in the merged file", j + 1))
+
+
+@dataclass(frozen=True)
+class _Changed:
+    """The rows the merge adds (of the merged file) and drops (of the original), by the
+    alignment: every whole-file count moves only by these."""
+
+    added: list[int]
+    dropped: list[int]
+
+
+def _changed(ops: Sequence[tuple[str, int, int, int, int]]) -> _Changed:
+    added: list[int] = []
+    dropped: list[int] = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag != "equal":
+            added += range(j1, j2)
+            dropped += range(i1, i2)
+    return _Changed(added, dropped)
 
 
 def _check_definitions(
-    old: list[str], new: list[str], shown: _Shown, reasons: list[Reason]
+    old: list[str],
+    new: list[str],
+    ops: Sequence[tuple[str, int, int, int, int]],
+    changed: _Changed,
+    shown: _Shown,
+    early: list[int | None],
+    reasons: list[Reason],
 ) -> None:
-    """No definition more often in the merge than in the original, plus the headers the
-    snippet adds (a block put in twice, a changed definition beside the old one it shows)."""
-
-    def heads(lines: Sequence[str]) -> Counter[str]:
-        return Counter(n for x in lines if (n := _defined(x)) is not None)
-
-    before = heads(old)
-    after = heads(new)
-    old_keys = {loose_key(x) for x in old}
+    """No definition more often in the merge than in the original plus the snippet's
+    headers of it that the merge adds (placed on a line the original does not have there):
+    a snippet that shows a definition the file has, as it is, and a merge that writes it a
+    second time, is a block put in twice. (A changed header written beside the old one
+    passes: it reads as a new overload.)"""
+    kept = {j for tag, _, _, j1, j2 in ops if tag == "equal" for j in range(j1, j2)}
+    gained: Counter[str] = Counter(n for j in changed.added if (n := _defined(new[j])))
+    gained.subtract(n for r in changed.dropped if (n := _defined(old[r])))
+    names = {n for n, d in gained.items() if d > 0}
+    if not names:
+        return  # no definition more often than before (the file's others unread)
+    before: Counter[str] = Counter(
+        n for x in old if any(m in x for m in names) and (n := _defined(x)) in names
+    )
+    after = Counter({n: before[n] + gained[n] for n in names})
     added: Counter[str] = Counter()
-    seen: Counter[str] = Counter()
-    for key in shown.keys:
-        if (name := _defined(key)) is not None:
-            seen[name] += 1
-            if key not in old_keys:
-                added[name] += 1
-    for name, n in after.items():
-        allowed = max(before[name] + added[name], seen[name])
-        if n > allowed:
+    for i, key in enumerate(shown.keys):
+        row = early[i]
+        if row is not None and row not in kept and (name := _defined(key)) is not None:
+            added[name] += 1
+    for name, count in after.items():
+        allowed = before[name] + added[name]
+        if count > allowed:
             j = max(j for j, x in enumerate(new) if _defined(x) == name)
             reasons.append(
                 Reason(
                     DUPLICATED,
-                    f"{name!r} is defined {n} times in the merged file; the original and the "
-                    f"snippet explain {allowed}",
+                    f"{name!r} is defined {count} times in the merged file; the original and "
+                    f"the snippet explain {allowed}",
                     j + 1,
                 )
             )
@@ -626,31 +653,43 @@ def _defined(line: str) -> str | None:
 
 def _check_balance(
     original: str,
-    merged: str,
     old: list[str],
     new: list[str],
+    changed: _Changed,
     syntax: Syntax | None,
     reasons: list[Reason],
 ) -> None:
-    if abs(bracket_balance(new)) > abs(bracket_balance(old)):
-        reasons.append(
-            Reason(
-                UNBALANCED,
-                f"the merged file's brackets are off by {bracket_balance(new):+d} (the "
-                f"original's by {bracket_balance(old):+d})",
-            )
-        )
-    if syntax is not None and syntax.tags:
-        a, b = _open_elements(original), _open_elements(merged)
-        worse = sorted(t for t in b if abs(b[t]) > abs(a.get(t, 0)))
-        if worse:
+    """The brackets (and a markup file's elements) no less balanced than the original's.
+    Only the changed lines move a count: the whole original is counted when they do."""
+    moved = bracket_balance([new[j] for j in changed.added])
+    moved -= bracket_balance([old[r] for r in changed.dropped])
+    if moved:
+        was = bracket_balance(old)
+        if abs(was + moved) > abs(was):
             reasons.append(
                 Reason(
                     UNBALANCED,
-                    "elements left open or closed twice in the merged file: "
-                    + ", ".join(f"<{t}> {b[t]:+d}" for t in worse[:5]),
+                    f"the merged file's brackets are off by {was + moved:+d} (the original's "
+                    f"by {was:+d})",
                 )
             )
+    if syntax is None or not syntax.tags:
+        return
+    delta = Counter(_open_elements("\n".join(new[j] for j in changed.added)))
+    delta.subtract(_open_elements("\n".join(old[r] for r in changed.dropped)))
+    if not any(delta.values()):
+        return
+    a = _open_elements(original)
+    b = {t: a.get(t, 0) + delta[t] for t in delta}
+    worse = sorted(t for t in b if abs(b[t]) > abs(a.get(t, 0)))
+    if worse:
+        reasons.append(
+            Reason(
+                UNBALANCED,
+                "elements left open or closed twice in the merged file: "
+                + ", ".join(f"<{t}> {b[t]:+d}" for t in worse[:5]),
+            )
+        )
 
 
 def _open_elements(text: str) -> dict[str, int]:
