@@ -80,6 +80,10 @@ _VOID = frozenset(
 )
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)\b(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# Places of a dropped line among copies of it around, tried on each side.
+_SLIDES = 8
+# Places of a run's first line from which a placement of the run is tried.
+_STARTS = 64
 _SPREAD = re.compile(r"^\s*\.\.\.[A-Za-z_$][\w$.]*,?\s*$")
 # A string literal, whose words are no use of a name ("__all__ = ['name']").
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
@@ -163,13 +167,13 @@ def verify_merge(original: str, snippet: str, merged: str, path: str | None = No
     shown = _read_snippet(to_lf(snippet), old, syntax, notes)
     reasons: list[Reason] = []
     new_keys = [loose_key(x) for x in new]
-    early, late = _place_shown(shown, new_keys, reasons)
     ops = align_versions(old, new)
+    at = _place_shown(shown, new_keys, _touched(ops), reasons)
     _check_added(old, new_keys, ops, shown, reasons)
-    _check_dropped(old, new, ops, shown, early, late, reasons)
+    _check_dropped(old, new, ops, shown, at, reasons)
     changed = _changed(ops)
     _check_markers(old, new, changed, reasons)
-    _check_definitions(old, new, ops, changed, shown, early, reasons)
+    _check_definitions(old, new, ops, changed, shown, at, reasons)
     _check_balance(original, old, new, changed, syntax, reasons)
     kept: list[Reason] = []
     told: Counter[str] = Counter()
@@ -239,28 +243,37 @@ def _read_snippet(snippet: str, old: list[str], syntax: Syntax | None, notes: li
     return out
 
 
+def _touched(ops: Sequence[tuple[str, int, int, int, int]]) -> list[int]:
+    """The merged file's rows where it differs from the original: each row it adds, and the
+    row where a line it drops stood."""
+    out: list[int] = []
+    for tag, _, _, j1, j2 in ops:
+        if tag != "equal":
+            out += range(j1, j2) if j2 > j1 else [j1]
+    return out
+
+
 def _place_shown(
-    shown: _Shown, new_keys: list[str], reasons: list[Reason]
-) -> tuple[list[int | None], list[int | None]]:
-    """Where each shown line can be in the merged file, in the snippet's order: its earliest
-    row and its latest (None: not there in order; an optional line is placed only when it is
-    before the next required line). A line the merged file lacks, or has only out of order,
-    is a reason."""
+    shown: _Shown, new_keys: list[str], touched: list[int], reasons: list[Reason]
+) -> list[int | None]:
+    """Where each shown line is in the merged file (None: not there in order; an optional
+    line is placed only when it is before the next required line). Each run between markers
+    is placed in order; where its first line is found at several places, at the place where
+    the most of its lines are ones the merge adds or changes (``touched``: a run is there to
+    change something), then where it spans the fewest rows, then where the most changes lie
+    between its lines. A line the merged file lacks, or has only out of order, is a
+    reason."""
     rows: dict[str, list[int]] = {}
     for j, key in enumerate(new_keys):
         if key:
             rows.setdefault(key, []).append(j)
     n = len(shown.keys)
+    changed = set(touched)
 
     def after(key: str, low: int) -> int | None:
         candidates = rows.get(key, [])
         k = bisect.bisect_right(candidates, low)
         return candidates[k] if k < len(candidates) else None
-
-    def before(key: str, high: int) -> int | None:
-        candidates = rows.get(key, [])
-        k = bisect.bisect_left(candidates, high)
-        return candidates[k - 1] if k > 0 else None
 
     def embed(first: int, last: int, low: int) -> tuple[list[int | None], list[int]]:
         """Lines first..last-1 placed as early as they go after row ``low``, and the
@@ -280,6 +293,27 @@ def _place_shown(
                 lost.append(i)
         return out, lost
 
+    def tightest(first: int, last: int, low: int) -> tuple[list[int | None], list[int]]:
+        """``embed`` from each place of the run's first required line after ``low`` (the
+        nearest ``_STARTS``): the whole placement spanning the fewest rows, else the one
+        that loses the fewest lines."""
+        lead = next((i for i in range(first, last) if not shown.optional[i]), None)
+        if lead is None:
+            return embed(first, last, low)
+        starts = rows.get(shown.keys[lead], [])
+        k = bisect.bisect_right(starts, low)
+        best: tuple[tuple[int, int, int], list[int | None], list[int]] | None = None
+        for start in starts[k : k + _STARTS]:
+            placed, lost = embed(first, last, start - 1)
+            used = [x for x in placed if x is not None]
+            top, end = (min(used), max(used)) if used else (start, start)
+            own = sum(1 for x in used if x in changed)
+            inside = bisect.bisect_right(touched, end + 1) - bisect.bisect_left(touched, top)
+            score = (len(lost), -own, end - top, -inside)
+            if best is None or score < best[0]:
+                best = (score, placed, lost)
+        return (best[1], best[2]) if best is not None else embed(first, last, low)
+
     # Each run between markers in order; runs themselves may come in any order (a model
     # writes the hunks of one file as it thinks of them, and each is placed by its lines).
     early: list[int | None] = [None] * n
@@ -289,9 +323,9 @@ def _place_shown(
         last = first
         while last < n and shown.segment[last] == shown.segment[first]:
             last += 1
-        placed, lost = embed(first, last, low)
+        placed, lost = tightest(first, last, low)
         if lost:
-            anywhere, lost_anywhere = embed(first, last, -1)
+            anywhere, lost_anywhere = tightest(first, last, -1)
             if len(lost_anywhere) < len(lost):
                 placed, lost = anywhere, lost_anywhere
         early[first:last] = placed
@@ -319,16 +353,7 @@ def _place_shown(
                         shown.rows[i] + 1,
                     )
                 )
-    late: list[int | None] = [None] * n
-    high = len(new_keys)
-    for i in range(n - 1, -1, -1):
-        if early[i] is None:
-            continue
-        if i + 1 == n or shown.segment[i + 1] != shown.segment[i]:
-            high = len(new_keys)  # a run's last line: as late as the file allows
-        found = before(shown.keys[i], high)
-        late[i] = high = max(found if found is not None else 0, early[i] or 0)
-    return early, late
+    return early
 
 
 def _check_added(
@@ -378,8 +403,7 @@ def _check_dropped(
     new: list[str],
     ops: Sequence[tuple[str, int, int, int, int]],
     shown: _Shown,
-    early: list[int | None],
-    late: list[int | None],
+    at: list[int | None],
     reasons: list[Reason],
 ) -> None:
     """Every original line the merge drops is inside one run of shown lines, or replaced by
@@ -399,7 +423,7 @@ def _check_dropped(
         else:
             for d in range(i2 - i1):
                 at_new[i1 + d] = (j1 + d, j1 + d + 1)
-    runs = _runs(shown, early, late, new)
+    runs = _runs(shown, at, new)
     removed = Counter(shown.removed)
     unexplained: list[int] = []
     for r in dropped:
@@ -417,7 +441,9 @@ def _check_dropped(
                     return at_new.get(up) or spot.get(up)
             return None
 
-        if not any(run.bounds(j1, j2, parent) for run in runs):
+        if not any(
+            run.bounds(j1 + d, j2 + d, parent) for d in _slides(new, j1, j2, old[r]) for run in runs
+        ):
             unexplained.append(r)
     # (A row the snippet shows new lines in place of is its to change: only a deletion
     # outright leaves a name's uses behind.)
@@ -457,6 +483,22 @@ def _check_dropped(
         )
 
 
+def _slides(new: list[str], j1: int, j2: int, line: str) -> list[int]:
+    """Shifts of a dropped line's place in the merge among copies of it right above or below
+    (which of three equal lines went is the alignment's pick, not the merge's)."""
+    key = line.rstrip()
+    out = [0]
+    up = j1 - 1
+    while up >= 0 and new[up].rstrip() == key and len(out) < _SLIDES:
+        out.append(up - j1)
+        up -= 1
+    down = j2
+    while down < len(new) and new[down].rstrip() == key and len(out) < 2 * _SLIDES:
+        out.append(down + 1 - j2)
+        down += 1
+    return out
+
+
 def _tail_start(old: list[str]) -> int | None:
     """The original's last line that is not blank."""
     return next((r for r in range(len(old) - 1, -1, -1) if old[r].strip()), None)
@@ -464,12 +506,12 @@ def _tail_start(old: list[str]) -> int | None:
 
 @dataclass
 class _Run:
-    """A run of shown lines (between markers): the (earliest, latest) rows of its placed
-    lines in the merged file; and, when it shows a definition from its header on at its
+    """A run of shown lines (between markers): the rows of its placed lines in the merged
+    file; and, when it shows a definition from its header on at its
     least indentation with no marker inside that definition after it, the header's row
     and indentation and the definition's last row in the merge (its body is shown whole)."""
 
-    rows: list[tuple[int, int]]
+    rows: list[int]
     header: int = -1
     depth: int = 0
     end: int = -1
@@ -479,8 +521,8 @@ class _Run:
         its stead) has a line of the run above it and a later one below, or is inside the
         definition the run shows whole: its nearest line above at the header's indentation
         or less (``parent(depth)``: that line's rows in the merge) is the header."""
-        above = next((k for k, (e, _) in enumerate(self.rows) if e < j1), None)
-        if above is not None and any(late >= j2 for _, late in self.rows[above + 1 :]):
+        above = next((k for k, row in enumerate(self.rows) if row < j1), None)
+        if above is not None and any(row >= j2 for row in self.rows[above + 1 :]):
             return True
         if not 0 <= self.header < j1 or j2 > self.end + 1:
             return False
@@ -488,18 +530,15 @@ class _Run:
         return rows is not None and rows[0] <= self.header < max(rows[1], rows[0] + 1)
 
 
-def _runs(
-    shown: _Shown, early: list[int | None], late: list[int | None], new: list[str]
-) -> list[_Run]:
+def _runs(shown: _Shown, at: list[int | None], new: list[str]) -> list[_Run]:
     """Each run of shown lines as a ``_Run``."""
     runs: dict[int, _Run] = {}
     top: dict[int, int] = {}  # segment -> row of its last line at its least indentation
-    for i, row in enumerate(early):
+    for i, row in enumerate(at):
         if row is None:
             continue
         s = shown.segment[i]
-        last = late[i]
-        runs.setdefault(s, _Run([])).rows.append((row, row if last is None else last))
+        runs.setdefault(s, _Run([])).rows.append(row)
         if s not in top or indent_of(new[row]) <= indent_of(new[top[s]]):
             top[s] = row
     for s, run in runs.items():
@@ -507,7 +546,7 @@ def _runs(
         after = shown.marker_after.get(s)
         depth = indent_of(new[h])
         if is_definition(new[h]) and (after is None or after <= depth):
-            end = max(run.rows[-1])
+            end = run.rows[-1]
             for j in range(end + 1, len(new)):
                 if new[j].strip():
                     if indent_of(new[j]) <= depth:
@@ -606,7 +645,7 @@ def _check_definitions(
     ops: Sequence[tuple[str, int, int, int, int]],
     changed: _Changed,
     shown: _Shown,
-    early: list[int | None],
+    at: list[int | None],
     reasons: list[Reason],
 ) -> None:
     """No definition more often in the merge than in the original plus the snippet's
@@ -626,7 +665,7 @@ def _check_definitions(
     after = Counter({n: before[n] + gained[n] for n in names})
     added: Counter[str] = Counter()
     for i, key in enumerate(shown.keys):
-        row = early[i]
+        row = at[i]
         if row is not None and row not in kept and (name := _defined(key)) is not None:
             added[name] += 1
     for name, count in after.items():
