@@ -46,6 +46,7 @@ from .lazy.unshown import (
     definition_name,
     is_definition,
     keyword_definition,
+    leaves_open,
     unexplained_drops,
 )
 from .narration import drop_narration
@@ -302,7 +303,7 @@ def _place_shown(
             return embed(first, last, low)
         starts = rows.get(shown.keys[lead], [])
         k = bisect.bisect_right(starts, low)
-        best: tuple[tuple[int, int, int], list[int | None], list[int]] | None = None
+        best: tuple[tuple[int, int, int, int], list[int | None], list[int]] | None = None
         for start in starts[k : k + _STARTS]:
             placed, lost = embed(first, last, start - 1)
             used = [x for x in placed if x is not None]
@@ -423,7 +424,7 @@ def _check_dropped(
         else:
             for d in range(i2 - i1):
                 at_new[i1 + d] = (j1 + d, j1 + d + 1)
-    runs = _runs(shown, at, new)
+    runs = _runs(shown, at, old, new, {m: r for r, (m, _) in at_new.items()})
     removed = Counter(shown.removed)
     unexplained: list[int] = []
     for r in dropped:
@@ -530,8 +531,14 @@ class _Run:
         return rows is not None and rows[0] <= self.header < max(rows[1], rows[0] + 1)
 
 
-def _runs(shown: _Shown, at: list[int | None], new: list[str]) -> list[_Run]:
-    """Each run of shown lines as a ``_Run``."""
+def _runs(
+    shown: _Shown, at: list[int | None], old: list[str], new: list[str], kept: dict[int, int]
+) -> list[_Run]:
+    """Each run of shown lines as a ``_Run``. A run shows a definition whole when it shows
+    its header at the run's least indentation and nothing after it is marked inside it,
+    and either the snippet ends there or the run's last line is the original definition's
+    last line (``kept``: merged row -> original row of the lines the merge kept); a run that
+    ends on a line leaving a block open shows nothing whole."""
     runs: dict[int, _Run] = {}
     top: dict[int, int] = {}  # segment -> row of its last line at its least indentation
     for i, row in enumerate(at):
@@ -545,15 +552,32 @@ def _runs(shown: _Shown, at: list[int | None], new: list[str]) -> list[_Run]:
         h = top[s]
         after = shown.marker_after.get(s)
         depth = indent_of(new[h])
-        if is_definition(new[h]) and (after is None or after <= depth):
-            end = run.rows[-1]
-            for j in range(end + 1, len(new)):
-                if new[j].strip():
-                    if indent_of(new[j]) <= depth:
-                        break
-                    end = j
-            run.header, run.depth, run.end = h, depth, end
+        last = new[run.rows[-1]]
+        if not is_definition(new[h]) or leaves_open(last):
+            continue
+        if after is not None and (after > depth or not _ends_as(old, kept.get(h), depth, last)):
+            continue
+        end = run.rows[-1]
+        for j in range(end + 1, len(new)):
+            if new[j].strip():
+                if indent_of(new[j]) <= depth:
+                    break
+                end = j
+        run.header, run.depth, run.end = h, depth, end
     return list(runs.values())
+
+
+def _ends_as(old: list[str], header: int | None, depth: int, last: str) -> bool:
+    """The original's definition that starts at row ``header`` ends with ``last``."""
+    if header is None:
+        return False
+    end = header
+    for r in range(header + 1, min(len(old), header + USE_REACH)):
+        if old[r].strip():
+            if indent_of(old[r]) <= depth:
+                break
+            end = r
+    return end > header and loose_key(old[end]) == loose_key(last)
 
 
 def _check_declarations(
