@@ -81,6 +81,8 @@ _VOID = frozenset(
 )
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)\b(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# A diff's hunk header written between the runs of a snippet: a separator, as a marker is.
+_HUNK = re.compile(r"^@@(?: .*)?$")
 # Places of a dropped line among copies of it around, tried on each side.
 _SLIDES = 8
 # Places of a run's first line from which a placement of the run is tried.
@@ -224,7 +226,7 @@ def _read_snippet(snippet: str, old: list[str], syntax: Syntax | None, notes: li
                     out.removed[loose_key(body)] += 1
                 continue
             x = body
-        if is_marker(x) and x.rstrip() not in have:
+        if (is_marker(x) or _HUNK.match(x)) and x.rstrip() not in have:
             out.marker_after[segment] = indent_of(x)
             segment += 1
             continue
