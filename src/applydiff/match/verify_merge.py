@@ -85,8 +85,10 @@ _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _HUNK = re.compile(r"^@@(?: .*)?$")
 # Places of a dropped line among copies of it around, tried on each side.
 _SLIDES = 8
-# Places of a run's first line from which a placement of the run is tried.
+# Places of a run's rarest line from which a placement of the run is tried.
 _STARTS = 64
+# A JS spread the file does not have ("...defaults,"): it stands for the items it leaves
+# out, as a marker does.
 _SPREAD = re.compile(r"^\s*\.\.\.[A-Za-z_$][\w$.]*,?\s*$")
 # A string literal, whose words are no use of a name ("__all__ = ['name']").
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
@@ -154,6 +156,7 @@ class _Shown:
     segment: list[int] = field(default_factory=list)  # the run between markers it is in
     optional: list[bool] = field(default_factory=list)  # a narration comment
     removed: Counter[str] = field(default_factory=Counter)  # a diff-marked snippet's '-' lines
+    extra: Counter[str] = field(default_factory=Counter)  # lines a merge may add (a spread)
     # segment -> the indentation of the marker after it (None: the snippet ends there)
     marker_after: dict[int, int | None] = field(default_factory=dict)
 
@@ -226,7 +229,10 @@ def _read_snippet(snippet: str, old: list[str], syntax: Syntax | None, notes: li
                     out.removed[loose_key(body)] += 1
                 continue
             x = body
-        if (is_marker(x) or _HUNK.match(x)) and x.rstrip() not in have:
+        spread = _SPREAD.match(x) is not None and x.rstrip() not in have
+        if spread:
+            out.extra[loose_key(x)] += 1  # real code if the merge has it
+        if (is_marker(x) or _HUNK.match(x) or spread) and x.rstrip() not in have:
             out.marker_after[segment] = indent_of(x)
             segment += 1
             continue
@@ -235,11 +241,7 @@ def _read_snippet(snippet: str, old: list[str], syntax: Syntax | None, notes: li
         out.rows.append(k)
         out.keys.append(loose_key(x))
         out.segment.append(segment)
-        # A spread the file does not have ("...defaults,") may stand for the items it
-        # leaves out, as a marker would.
-        out.optional.append(
-            optional[k] or (_SPREAD.match(x) is not None and x.rstrip() not in have)
-        )
+        out.optional.append(optional[k])
     out.marker_after.setdefault(segment, None)
     if marked:
         notes.append("read the snippet's '+' and '-' lines as a diff's added and removed lines")
@@ -296,20 +298,52 @@ def _place_shown(
                 lost.append(i)
         return out, lost
 
+    def before(key: str, high: int) -> int | None:
+        candidates = rows.get(key, [])
+        k = bisect.bisect_left(candidates, high)
+        return candidates[k - 1] if k > 0 else None
+
+    def embed_back(first: int, end: int, high: int) -> tuple[list[int | None], list[int]]:
+        """Lines first..end-1 placed as late as they go before row ``high`` (``embed``
+        backwards), and the required ones that do not go."""
+        out: list[int | None] = [None] * (end - first)
+        lost: list[int] = []
+        for i in range(end - 1, first - 1, -1):
+            found = before(shown.keys[i], high)
+            if shown.optional[i]:
+                above = next(
+                    (k for k in range(i - 1, first - 1, -1) if not shown.optional[k]), None
+                )
+                bound = None if above is None else before(shown.keys[above], high)
+                if found is not None and (bound is None or found > bound):
+                    out[i - first] = high = found
+            elif found is not None:
+                out[i - first] = high = found
+            else:
+                lost.append(i)
+        return out, lost
+
     def tightest(first: int, last: int, low: int) -> tuple[list[int | None], list[int]]:
-        """``embed`` from each place of the run's first required line after ``low`` (the
-        nearest ``_STARTS``): the whole placement spanning the fewest rows, else the one
-        that loses the fewest lines."""
-        lead = next((i for i in range(first, last) if not shown.optional[i]), None)
-        if lead is None:
+        """The run placed around each place (after ``low``, the nearest ``_STARTS``) of its
+        rarest required line in the merge: the lines before it as late as they go, those
+        after it as early; the placement that loses the fewest lines, then holds the most
+        lines the merge adds, then spans the fewest rows, then has the most changes inside."""
+        required = [i for i in range(first, last) if not shown.optional[i]]
+        if not required:
             return embed(first, last, low)
-        starts = rows.get(shown.keys[lead], [])
-        k = bisect.bisect_right(starts, low)
+        pivot = min(required, key=lambda i: (len(rows.get(shown.keys[i], [])), i))
+        places = rows.get(shown.keys[pivot], [])
+        k = bisect.bisect_right(places, low)
         best: tuple[tuple[int, int, int, int], list[int | None], list[int]] | None = None
-        for start in starts[k : k + _STARTS]:
-            placed, lost = embed(first, last, start - 1)
+        for place in places[k : k + _STARTS]:
+            head, lost_head = embed_back(first, pivot, place)
+            if low >= 0 and any(x is not None and x <= low for x in head):
+                continue
+            tail, lost_tail = embed(pivot + 1, last, place)
+            placed = [*head, place, *tail]
+            lost = lost_head + lost_tail
             used = [x for x in placed if x is not None]
-            top, end = (min(used), max(used)) if used else (start, start)
+            top, end = min(used), max(used)
             own = sum(1 for x in used if x in changed)
             inside = bisect.bisect_right(touched, end + 1) - bisect.bisect_left(touched, top)
             score = (len(lost), -own, end - top, -inside)
@@ -369,7 +403,7 @@ def _check_added(
     """Every line the merged file adds is a snippet line, and no line is in the merge more
     often than the original and the snippet together have it (a block put in twice). Counted,
     not placed: the alignment may pair either of two equal lines with the original's."""
-    snippet_count = Counter(shown.keys)
+    snippet_count = Counter(shown.keys) + shown.extra
     old_count: Counter[str] | None = None
     new_count: Counter[str] | None = None
     told: set[str] = set()
@@ -557,7 +591,16 @@ def _runs(
         last = new[run.rows[-1]]
         if not is_definition(new[h]) or leaves_open(last):
             continue
-        if after is not None and (after > depth or not _ends_as(old, kept.get(h), depth, last)):
+        # The snippet ends there: with no marker at all (a definition rewritten whole), or
+        # on a line of the definition's body at its first level (not inside a block of it
+        # that the file goes on with). Or the run reaches the original definition's last
+        # line with no marker inside it after.
+        body = next((r for r in run.rows if r > h), None)
+        ends_body = body is not None and indent_of(last) <= indent_of(new[body])
+        whole = after is None and (len(shown.marker_after) == 1 or ends_body)
+        if not whole and (
+            (after is not None and after > depth) or not _ends_as(old, kept.get(h), depth, last)
+        ):
             continue
         end = run.rows[-1]
         for j in range(end + 1, len(new)):
