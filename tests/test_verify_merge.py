@@ -1121,3 +1121,28 @@ def test_every_fault_of_a_right_merge_but_a_moved_line_is_rejected():
             assert not verdict.verified, f"{kind} passes on {case.path}"
     assert merge_faults.UNSEEN == "moved_line"
     assert all(made[kind] >= 20 for kind in merge_faults.KINDS if kind != merge_faults.UNSEEN)
+
+
+def test_a_line_with_markers_inside_it_stands_for_the_file_line_with_something_there():
+    """pi-fast-apply's kind of snippet: markers inside a line ("path: // ... existing ...,")
+    stand for what the file has there; the merged line is found by the parts around them
+    (whitespace ignored), and is no invented line."""
+    original = lines(
+        "const routes = {",
+        "  login: { path: '/auth/login', method: 'POST', auth: false },",
+        "  logout: { path: '/auth/logout', method: 'POST', auth: true },",
+        "};",
+    )
+    snippet = lines(
+        "const routes = {",
+        "  login: { path: // ... existing ..., method: // ... existing ..., auth: true },",
+        "  logout: { path: // ... existing ..., method: // ... existing ..., auth: true },",
+        "};",
+    )
+    right = original.replace("'POST', auth: false", "'POST', auth: true")
+    assert verify_merge(original, snippet, right, "routes.js") == MergeVerdict(True)
+    wrong = right.replace("  logout: { path: '/auth/logout', method: 'POST', auth: true },\n", "")
+    verdict = verify_merge(original, snippet, wrong, "routes.js")
+    # (The line itself is bounded by the snippet's lines around it: only its absence tells.)
+    assert [r.check for r in verdict.reasons] == ["missing"]
+    assert verdict.reasons[0].snippet_line == 3

@@ -81,6 +81,9 @@ _VOID = frozenset(
 )
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)\b(?:\"[^\"]*\"|'[^']*'|[^<>\"'])*?(/?)>")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# A marker inside a line ("login(// ... existing ...) {", "port: /* ... */,"): the
+# line stands for a line of the file with something there.
+_INLINE = re.compile(r"(?://|/\*|#)\s*(?:\.{3}|…)\s*(?:[A-Za-z][\w ]*?\s*(?:\.{3}|…))?\s*(?:\*/)?")
 # A diff's hunk header written between the runs of a snippet: a separator, as a marker is.
 _HUNK = re.compile(r"^@@(?: .*)?$")
 # Places of a dropped line among copies of it around, tried on each side.
@@ -157,6 +160,8 @@ class _Shown:
     optional: list[bool] = field(default_factory=list)  # a narration comment
     removed: Counter[str] = field(default_factory=Counter)  # a diff-marked snippet's '-' lines
     extra: Counter[str] = field(default_factory=Counter)  # lines a merge may add (a spread)
+    # shown line -> the pattern of a line with a marker inside it (``f(// ... existing ...)``)
+    patterns: dict[int, re.Pattern[str]] = field(default_factory=dict)
     # segment -> the indentation of the marker after it (None: the snippet ends there)
     marker_after: dict[int, int | None] = field(default_factory=dict)
 
@@ -238,14 +243,26 @@ def _read_snippet(snippet: str, old: list[str], syntax: Syntax | None, notes: li
             continue
         if not x.strip():
             continue
+        key = loose_key(x)
+        if _INLINE.search(key):
+            # The parts around the markers, in order, with anything between them (whitespace
+            # ignored).
+            parts = [re.escape(_bare(p)) for p in _INLINE.split(key)]
+            out.patterns[len(out.keys)] = re.compile(".*?".join(parts), re.S)
         out.rows.append(k)
-        out.keys.append(loose_key(x))
+        out.keys.append(key)
         out.segment.append(segment)
         out.optional.append(optional[k])
     out.marker_after.setdefault(segment, None)
     if marked:
         notes.append("read the snippet's '+' and '-' lines as a diff's added and removed lines")
     return out
+
+
+def _bare(text: str) -> str:
+    """``text`` without whitespace (a line a marker inside it stands for is compared so:
+    "path:'/a',method:" for "path: // ... existing ..., method:")."""
+    return "".join(text.split())
 
 
 def _touched(ops: Sequence[tuple[str, int, int, int, int]]) -> list[int]:
@@ -275,8 +292,20 @@ def _place_shown(
     n = len(shown.keys)
     changed = set(touched)
 
-    def after(key: str, low: int) -> int | None:
-        candidates = rows.get(key, [])
+    inline: dict[int, list[int]] = {}
+
+    def where(i: int) -> list[int]:
+        """The merged file's rows that can be shown line ``i``: its rows by key, or, for a
+        line with a marker inside it, the rows its pattern matches."""
+        pattern = shown.patterns.get(i)
+        if pattern is None:
+            return rows.get(shown.keys[i], [])
+        if i not in inline:
+            inline[i] = [j for j, key in enumerate(new_keys) if pattern.fullmatch(_bare(key))]
+        return inline[i]
+
+    def after(i: int, low: int) -> int | None:
+        candidates = where(i)
         k = bisect.bisect_right(candidates, low)
         return candidates[k] if k < len(candidates) else None
 
@@ -286,10 +315,10 @@ def _place_shown(
         out: list[int | None] = [None] * (last - first)
         lost: list[int] = []
         for i in range(first, last):
-            found = after(shown.keys[i], low)
+            found = after(i, low)
             if shown.optional[i]:
                 following = next((k for k in range(i + 1, n) if not shown.optional[k]), None)
-                bound = None if following is None else after(shown.keys[following], low)
+                bound = None if following is None else after(following, low)
                 if found is not None and (bound is None or found < bound):
                     out[i - first] = low = found
             elif found is not None:
@@ -298,8 +327,8 @@ def _place_shown(
                 lost.append(i)
         return out, lost
 
-    def before(key: str, high: int) -> int | None:
-        candidates = rows.get(key, [])
+    def before(i: int, high: int) -> int | None:
+        candidates = where(i)
         k = bisect.bisect_left(candidates, high)
         return candidates[k - 1] if k > 0 else None
 
@@ -309,12 +338,12 @@ def _place_shown(
         out: list[int | None] = [None] * (end - first)
         lost: list[int] = []
         for i in range(end - 1, first - 1, -1):
-            found = before(shown.keys[i], high)
+            found = before(i, high)
             if shown.optional[i]:
                 above = next(
                     (k for k in range(i - 1, first - 1, -1) if not shown.optional[k]), None
                 )
-                bound = None if above is None else before(shown.keys[above], high)
+                bound = None if above is None else before(above, high)
                 if found is not None and (bound is None or found > bound):
                     out[i - first] = high = found
             elif found is not None:
@@ -331,8 +360,8 @@ def _place_shown(
         required = [i for i in range(first, last) if not shown.optional[i]]
         if not required:
             return embed(first, last, low)
-        pivot = min(required, key=lambda i: (len(rows.get(shown.keys[i], [])), i))
-        places = rows.get(shown.keys[pivot], [])
+        pivot = min(required, key=lambda i: (len(where(i)), i))
+        places = where(pivot)
         k = bisect.bisect_right(places, low)
         best: tuple[tuple[int, int, int, int], list[int | None], list[int]] | None = None
         for place in places[k : k + _STARTS]:
@@ -369,7 +398,7 @@ def _place_shown(
         low = max((x for x in placed if x is not None), default=low)
         first = last
         for i in lost:
-            candidates = rows.get(shown.keys[i], [])
+            candidates = where(i)
             quoted = shown.keys[i][:60]
             if candidates:
                 reasons.append(
@@ -420,6 +449,8 @@ def _check_added(
             n, was, said = new_count[key], old_count[key], snippet_count[key]
             if n <= was or (said and n <= was + said):
                 continue
+            if any(p.fullmatch(_bare(key)) for p in shown.patterns.values()):
+                continue  # a line a snippet line with a marker inside it stands for
             told.add(key)
             if not was and not said:
                 message = f"{key[:60]!r} is neither in the original nor in the snippet"
