@@ -242,6 +242,11 @@ def _edited(base: list[str], theirs: list[str], box: tuple[int, int, int, int]) 
     return out
 
 
+# Below this similarity a quoted line is not the file's line with a slip (a typo, its
+# spacing) in it.
+_SLIP = 0.5
+
+
 def _written_as_in_file(hit: Hit, bkeys: list[str], tkeys: list[str]) -> None:
     """Search lines the model quoted wrong (a typo, a line cut short) while its replacement
     writes that file line out as the file has it: each is keyed as that replacement line, so
@@ -256,6 +261,13 @@ def _written_as_in_file(hit: Hit, bkeys: list[str], tkeys: list[str]) -> None:
             continue
         file_line = rstrip(hit.ours[a])
         if file_line == bkeys[i] or not file_line.strip():
+            continue
+        if hit.misquoted.get(i) == "differs" and (
+            Indel.normalized_similarity(bkeys[i].strip(), file_line.strip()) < _SLIP
+        ):
+            # Not the file's line with a slip in it but another line, which the replacement
+            # writes as the file has it: the edit looks made already (a diff applied twice,
+            # or reversed where it never was). Left as a change of a misquoted line: refused.
             continue
         if by_content is None:
             # Replacement lines that are some search line as quoted stand for that line
