@@ -300,7 +300,8 @@ def build_parser() -> Parser:
         "brackets balanced, nothing cut off. Prints the verdict and the reasons with line\n"
         "numbers; exit 0 verified, 1 not. A snippet line put in a plausible but wrong place\n"
         "passes when every other check holds.",
-        epilog="example:\n  applydiff verify-merge app.py snippet.py merged.py --path app.py --json\n",
+        epilog="example:\n"
+        "  applydiff verify-merge app.py snippet.py merged.py --path app.py --json\n",
     )
     p.add_argument("original", metavar="ORIGINAL", help="the file before the merge")
     p.add_argument("snippet", metavar="SNIPPET", help="the lazy snippet (- for stdin)")
