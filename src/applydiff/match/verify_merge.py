@@ -449,7 +449,9 @@ def _check_added(
             n, was, said = new_count[key], old_count[key], snippet_count[key]
             if n <= was or (said and n <= was + said):
                 continue
-            if any(p.fullmatch(_bare(key)) for p in shown.patterns.values()):
+            if n <= was + len(shown.patterns) and any(
+                p.fullmatch(_bare(key)) for p in shown.patterns.values()
+            ):
                 continue  # a line a snippet line with a marker inside it stands for
             told.add(key)
             if not was and not said:
