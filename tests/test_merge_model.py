@@ -49,18 +49,20 @@ def helper():
 """
 SNIPPET = (
     "# ... existing code ...\n"
+    "    data = clean(data)\n"
     "    log(data)\n"
     "    audit(data)\n"
-    "    return data\n"
     "# ... existing code ...\n"
+    "    return 42\n"
 )
-# The merge meant: the two lines go into save (written by hand).
+# The merge meant: the two lines go into save after clean, before write (written by hand).
+# (The deterministic merge cannot tell whether they replace write or go beside it.)
 RIGHT = ORIG.replace(
-    "    write(path, data)\n    return data\n",
-    "    write(path, data)\n    log(data)\n    audit(data)\n    return data\n",
+    "    data = clean(data)\n    write(path, data)\n",
+    "    data = clean(data)\n    log(data)\n    audit(data)\n    write(path, data)\n",
 )
 # Facts of the deterministic refusal, which every message of a refused merge must keep.
-REFUSAL = "its last lines are in the file at 2 places (lines 6, 12)"
+REFUSAL = "its new line 'log(data)' stands where file line 11 ('write(path, data)') is"
 NOT_APPLIED = f"the merge model {MODEL}'s merge was not applied, as the snippet does not explain it"
 # Another file of the tree: never sent to the model.
 OTHER = "TREE_SECRET = 'text of another file'\n"
@@ -150,7 +152,7 @@ def test_a_right_merge_is_applied_with_tier_model_and_only_the_file_is_sent(root
     [edit] = result.edits
     assert (edit.kind, edit.tier, edit.confidence) == ("lazy", "model", 0.5)
     assert MODEL_CONFIDENCE == 0.5
-    assert (edit.start_line, edit.end_line) == (12, 13)  # the two added lines
+    assert (edit.start_line, edit.end_line) == (11, 12)  # the two added lines
     assert edit.notes[0].startswith(f"merged by the model {MODEL} (the deterministic merge refused")
     assert REFUSAL in edit.notes[0]
 
@@ -205,13 +207,13 @@ DUPLICATED_BLOCK = RIGHT.replace(
         pytest.param(
             DROPPED_LINE,
             ["missing"],
-            ["snippet line 3: the snippet's line 'audit(data)' is not in the merged file"],
+            ["snippet line 4: the snippet's line 'audit(data)' is not in the merged file"],
             id="missing",
         ),
         pytest.param(
             INVENTED_LINE,
             ["invented"],
-            ["merged line 14: 'notify(data)' is neither in the original nor in the snippet"],
+            ["merged line 13: 'notify(data)' is neither in the original nor in the snippet"],
             id="invented",
         ),
         pytest.param(
@@ -232,7 +234,7 @@ DUPLICATED_BLOCK = RIGHT.replace(
         ),
         pytest.param(
             CUT_SHORT,
-            ["cut_short"],
+            ["missing", "cut_short"],
             [
                 "the merged file is cut short: original lines 15-16 (from 'def helper():' to "
                 "the end) are gone, and the snippet does not reach them"
@@ -243,8 +245,8 @@ DUPLICATED_BLOCK = RIGHT.replace(
             DUPLICATED_BLOCK,
             ["duplicated", "duplicated"],
             [
-                "duplicated: merged line 12: 'log(data)' is in the merged file 2 times: the "
-                "original has it 0 and the snippet 1",
+                "'log(data)' is in the merged file 2 times: the original has it 0 and the "
+                "snippet 1",
                 "'audit(data)' is in the merged file 2 times",
             ],
             id="duplicated",
@@ -294,18 +296,18 @@ def test_a_changed_function_beside_the_old_one_is_refused_as_duplicated(root, fa
 
 
 def test_a_line_moved_to_the_other_block_passes_the_verifier(root, fake):
-    """Right line, wrong place: the two lines put into load (the other function that ends in
-    'return data') instead of save. Every line the snippet shows is there in order, nothing
-    is invented or dropped, so the verifier cannot see the fault: the merge is applied."""
+    """Right lines, wrong place: the two lines put after write instead of before it. Every
+    line the snippet shows is there in order, nothing is invented or dropped (write stays
+    between the run's lines), so the verifier cannot see the fault: the merge is applied."""
     moved = ORIG.replace(
-        "    data = read(path)\n    return data\n",
-        "    data = read(path)\n    log(data)\n    audit(data)\n    return data\n",
+        "    write(path, data)\n    return data\n",
+        "    write(path, data)\n    log(data)\n    audit(data)\n    return data\n",
     )
     assert verify_merge(ORIG, SNIPPET, moved, "app.py").verified
     fake.script.append(tagged(moved))
     result = Workspace(root, merge_model=client(fake)).apply(ANSWER)
     assert result.ok and [e.tier for e in result.edits] == ["model"]
-    assert (result.edits[0].start_line, result.edits[0].end_line) == (6, 7)
+    assert (result.edits[0].start_line, result.edits[0].end_line) == (12, 13)
     assert (root / "app.py").read_bytes() == moved.encode()
 
 
@@ -590,8 +592,8 @@ EDITS_JSON = [
         "path": "app.py",
         "tier": "model",
         "confidence": 0.5,
-        "start_line": 12,
-        "end_line": 13,
+        "start_line": 11,
+        "end_line": 12,
     }
 ]
 
@@ -691,7 +693,7 @@ def test_mcp_fast_apply_edit_merged_by_the_model_in_process(root, fake):
         served.close()
     text = r.content[0].text
     assert not r.is_error, text
-    assert "edit 1 on app.py lines 12-13: model (confidence 0.50)" in text
+    assert "edit 1 on app.py lines 11-12: model (confidence 0.50)" in text
     assert f"merged by the model {MODEL}" in text
     assert r.structured_content["edits"] == EDITS_JSON
     assert (root / "app.py").read_bytes() == RIGHT.encode()
@@ -812,7 +814,7 @@ def test_batch_checks_recorded_merges(tmp_path):
                     "check": "missing",
                     "message": "the snippet's line 'audit(data)' is not in the merged file",
                     "merged_line": None,
-                    "snippet_line": 3,
+                    "snippet_line": 4,
                 }
             ],
             "notes": [],
@@ -881,7 +883,7 @@ def test_verify_merge_cli_exit_codes_and_json(merge_files, capsys):
             "check": "missing",
             "message": "the snippet's line 'audit(data)' is not in the merged file",
             "merged_line": None,
-            "snippet_line": 3,
+            "snippet_line": 4,
         }
     ]
 
@@ -889,10 +891,44 @@ def test_verify_merge_cli_exit_codes_and_json(merge_files, capsys):
     out = capsys.readouterr().out
     assert out == (
         "not verified\n"
-        "  missing: the snippet's line 'audit(data)' is not in the merged file (snippet line 3)\n"
+        "  missing: the snippet's line 'audit(data)' is not in the merged file (snippet line 4)\n"
     )
 
     assert main(["verify-merge", *args, str(d / "missing.txt"), "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["ok"] is False
     assert main(["verify-merge", "-", "-", str(d / "right.txt")]) == 2
     assert "only one of ORIGINAL, SNIPPET and MERGED" in capsys.readouterr().err
+
+
+def test_a_snippet_that_fits_two_places_is_not_sent_to_the_model(root, fake):
+    """The run (two new lines and 'return data', which load and save both end with) has no
+    line the file has once: a merge at either place would verify alike, so the model is not
+    asked and the refusal says why; nothing written."""
+    snippet = "# ... existing code ...\n    log(data)\n    audit(data)\n    return data\n"
+    snippet += "# ... existing code ...\n"
+    fake.script.append(tagged(RIGHT))
+    result = Workspace(root, merge_model=client(fake)).apply(lazy_answer(("app.py", snippet)))
+    [error] = result.errors
+    assert error.code == "ambiguous"
+    assert "its last lines are in the file at 2 places (lines 6, 12)" in error.message
+    assert error.message.endswith(
+        f"; the merge model {MODEL} was not asked: a run of the snippet has no line the file "
+        "has once, so no merge of it could be checked"
+    )
+    assert fake.requests == []
+    unchanged(root)
+
+
+def test_a_merge_far_longer_or_rewritten_whole_is_refused_at_once():
+    """A model repeating itself, or answering with another file: refused before any line is
+    paired (pairing a rewritten stretch costs its product)."""
+    long = RIGHT + "x = 1\n" * 5000
+    verdict = verify_merge(ORIG, SNIPPET, long, "app.py")
+    assert [r.check for r in verdict.reasons] == ["invented"]
+    assert verdict.reasons[0].message == (
+        "the merged file has 5,002 lines more than the original, and the snippet shows 4"
+    )
+    old = "".join(f"line {k}\n" for k in range(1000))
+    other = "".join(f"other {k * 7}\n" for k in range(1000))
+    verdict = verify_merge(old, "# ... existing code ...\nline 3\n", other, "a.txt")
+    assert [r.check for r in verdict.reasons] == ["rewritten"]

@@ -416,7 +416,7 @@ def test_each_check_rejects_its_fault(original, snippet, merged, path, names, fi
     assert set(names) <= set(CHECKS)
 
 
-def test_checks_names_the_nine_checks_in_order():
+def test_checks_names_the_ten_checks_in_order():
     assert CHECKS == (
         "missing",
         "order",
@@ -427,6 +427,7 @@ def test_checks_names_the_nine_checks_in_order():
         "cut_short",
         "marker",
         "unbalanced",
+        "rewritten",
     )
 
 

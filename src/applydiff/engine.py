@@ -52,7 +52,7 @@ from .match.anchored import replace_anchored
 from .match.lazy import has_markers
 from .match.merged_bytes import keep_file_bytes
 from .match.snippet_merge import merge_lazy
-from .match.verify_merge import verify_merge
+from .match.verify_merge import runs_anchored, verify_merge
 from .text import LF, count_lines, dominant_eol, ends_line, file_id, line_growth, to_lf
 
 # Readings of a block with several '=======' lines tried, times the file's length: each is
@@ -577,6 +577,16 @@ class _Run:
             )
         except (NoMatch, Ambiguous) as refused:
             if self.merge_model is None or isinstance(refused, MissingFile):
+                raise
+            if isinstance(refused, Ambiguous) and not runs_anchored(text, op.snippet):
+                # The snippet fits several places: a merge at any of them verifies alike, so
+                # none can be trusted (the verifier does not see a right line misplaced).
+                refused.message = (
+                    f"{refused.message}; the merge model {self.merge_model.name} was not asked: "
+                    "a run of the snippet has no line the file has once, so no merge of it "
+                    "could be checked"
+                )
+                refused.args = (refused.message,)
                 raise
             return self.model_merge(index, op, path, text, refused)
         # The tier: "lazy" placed by lines, "structure" by definitions, "diff" read as hunks

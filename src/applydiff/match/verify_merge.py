@@ -63,6 +63,7 @@ DECLARATION = "declaration"  # a dropped line declared a name kept lines still u
 CUT_SHORT = "cut_short"  # the original's tail, past what the snippet reaches, is gone
 MARKER = "marker"  # a '... existing code ...' line left in the merged file
 UNBALANCED = "unbalanced"  # brackets or elements less balanced than the original's
+REWRITTEN = "rewritten"  # so unlike the original that it is no merge of a snippet
 CHECKS = (
     MISSING,
     ORDER,
@@ -73,6 +74,7 @@ CHECKS = (
     CUT_SHORT,
     MARKER,
     UNBALANCED,
+    REWRITTEN,
 )
 
 # Elements that never close (HTML's void elements).
@@ -86,6 +88,10 @@ _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _INLINE = re.compile(r"(?://|/\*|#)\s*(?:\.{3}|…)\s*(?:[A-Za-z][\w ]*?\s*(?:\.{3}|…))?\s*(?:\*/)?")
 # A diff's hunk header written between the runs of a snippet: a separator, as a marker is.
 _HUNK = re.compile(r"^@@(?: .*)?$")
+# Lines a merge may have beyond the original's and the snippet's (blank lines it spaces
+# new code with), and line pairs of rewritten stretches past which it is not checked.
+_SLACK = 200
+_PAIRS = 250_000
 # Places of a dropped line among copies of it around, tried on each side.
 _SLIDES = 8
 # Places of a run's rarest line from which a placement of the run is tried.
@@ -177,8 +183,26 @@ def verify_merge(original: str, snippet: str, merged: str, path: str | None = No
     notes: list[str] = []
     shown = _read_snippet(to_lf(snippet), old, syntax, notes)
     reasons: list[Reason] = []
+    grown = len(new) - len(old) - len(shown.keys) - _SLACK
+    if grown > 0:
+        # More lines than the snippet could add: a model repeating itself, not a merge.
+        message = (
+            f"the merged file has {len(new) - len(old):,} lines more than the original, and "
+            f"the snippet shows {len(shown.keys):,}"
+        )
+        return MergeVerdict(False, (Reason(INVENTED, message),), tuple(notes))
     new_keys = [loose_key(x) for x in new]
     ops = align_versions(old, new)
+    pairs = sum((i2 - i1) * (j2 - j1) for tag, i1, i2, j1, j2 in ops if tag == "replace")
+    if pairs > _PAIRS:
+        # A stretch rewritten whole on both sides: no snippet line-by-line explains it, and
+        # pairing its lines for changed copies would cost their product.
+        rewritten = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag != "equal")
+        message = (
+            f"the merged file rewrites {rewritten:,} lines of the original's {len(old):,}: too "
+            "unlike it to be a merge of the snippet"
+        )
+        return MergeVerdict(False, (Reason(REWRITTEN, message),), tuple(notes))
     at = _place_shown(shown, new_keys, _touched(ops), reasons)
     _check_added(old, new_keys, ops, shown, reasons)
     _check_dropped(old, new, ops, shown, at, reasons)
@@ -196,6 +220,22 @@ def verify_merge(original: str, snippet: str, merged: str, path: str | None = No
         if n > _PER_CHECK:
             kept.append(Reason(check, f"{n - _PER_CHECK} more lines fail the same check"))
     return MergeVerdict(not kept, tuple(kept), tuple(notes))
+
+
+def runs_anchored(original: str, snippet: str) -> bool:
+    """Every run of the snippet's lines (between markers) has a line the original has
+    exactly once: where each run goes can then be told from the original, and a merge's
+    placement of it checked. (A snippet the deterministic merge found ambiguous, with a run
+    of common lines only, fits several places; no verdict tells which one was meant.)"""
+    old = [x.rstrip("\r\n") for x in split_lines(original)]
+    count = Counter(loose_key(x) for x in old)
+    shown = _read_snippet(to_lf(snippet), old, None, [])
+    anchored = {s: False for s in range(len(shown.marker_after))}
+    for key, s in zip(shown.keys, shown.segment, strict=True):
+        if count[key] == 1:
+            anchored[s] = True
+    used = set(shown.segment)
+    return all(anchored[s] for s in used)
 
 
 def _syntax(path: str | None, original: str) -> Syntax | None:
@@ -844,4 +884,4 @@ def _open_elements(text: str) -> dict[str, int]:
     return {t: n for t, n in count.items() if n}
 
 
-__all__ = ["CHECKS", "MergeVerdict", "Reason", "verify_merge"]
+__all__ = ["CHECKS", "MergeVerdict", "Reason", "runs_anchored", "verify_merge"]
