@@ -22,7 +22,9 @@ False
 
 What it cannot see: a line the snippet shows, put in a plausible but wrong place (another
 block, or between the right lines but in the wrong one of two copies of them), passes when
-every other check holds. The verdict says a merge is *explained* by the snippet, not that
+every other check holds. Not checked yet: indentation (compared loosely: a shown line written
+at another depth passes), an extra copy of a line the snippet shows unchanged, blank lines,
+and an original line kept between two lines of one run. The verdict says a merge is *explained* by the snippet, not that
 it is the one the model meant.
 """
 
