@@ -24,8 +24,8 @@ What it cannot see: a line the snippet shows, put in a plausible but wrong place
 block, or between the right lines but in the wrong one of two copies of them), passes when
 every other check holds. Not checked yet: indentation (compared loosely: a shown line written
 at another depth passes), an extra copy of a line the snippet shows unchanged, blank lines,
-and an original line kept between two lines of one run. The verdict says a merge is *explained* by the snippet, not that
-it is the one the model meant.
+and an original line kept between two lines of one run. The verdict says a merge is
+*explained* by the snippet, not that it is the one the model meant.
 """
 
 from __future__ import annotations
