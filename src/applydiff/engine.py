@@ -246,6 +246,14 @@ def apply_ops(
     return run.result()
 
 
+def _told(error: EditError, more: str) -> EditError:
+    """``error`` with ``more`` said after its message (a refusal the merge model was or was
+    not asked about keeps its own facts and code)."""
+    error.message = f"{error.message}; {more}"
+    error.args = (error.message,)
+    return error
+
+
 def _changed_lines(before: str, after: str) -> tuple[int, int]:
     """The 1-based first and last lines of ``after`` that differ from ``before``."""
     a, b = before.split("\n"), after.split("\n")
@@ -581,12 +589,11 @@ class _Run:
             if isinstance(refused, Ambiguous) and not runs_anchored(text, op.snippet):
                 # The snippet fits several places: a merge at any of them verifies alike, so
                 # none can be trusted (the verifier does not see a right line misplaced).
-                refused.message = (
-                    f"{refused.message}; the merge model {self.merge_model.name} was not asked: "
-                    "a run of the snippet has no line the file has once, so no merge of it "
-                    "could be checked"
+                _told(
+                    refused,
+                    f"the merge model {self.merge_model.name} was not asked: a run of the "
+                    "snippet has no line the file has once, so no merge of it could be checked",
                 )
-                refused.args = (refused.message,)
                 raise
             return self.model_merge(index, op, path, text, refused)
         # The tier: "lazy" placed by lines, "structure" by definitions, "diff" read as hunks
@@ -626,12 +633,11 @@ class _Run:
             ) from None
         verdict = verify_merge(text, op.snippet, answer, path)
         if not verdict.verified:
-            refused.message = (
-                f"{refused.message}; the merge model {model.name}'s merge was not applied, "
-                f"as the snippet does not explain it: {verdict.summary()}"
+            raise _told(
+                refused,
+                f"the merge model {model.name}'s merge was not applied, as the snippet does "
+                f"not explain it: {verdict.summary()}",
             )
-            refused.args = (refused.message,)
-            raise refused
         new_text = keep_file_bytes(text, answer, op.snippet)
         if new_text == text:
             raise NoChange(f"the merge model {model.name} returned {path} unchanged")

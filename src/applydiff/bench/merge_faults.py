@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..match.elision import is_marker
+from ..match.normalize import collapse as _key
 from ..text import split_lines
 
 KINDS = (
@@ -42,10 +43,6 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 
 def _lines(text: str) -> list[str]:
     return split_lines(text)
-
-
-def _key(line: str) -> str:
-    return " ".join(line.split())
 
 
 def _added(original: list[str], merged: list[str]) -> list[int]:

@@ -19,6 +19,8 @@ from itertools import accumulate
 
 from rapidfuzz.distance import Postfix, Prefix
 
+from .normalize import collapse
+
 # Steps (see ``Matcher``) after which an alignment is given up: about a tenth of a second.
 WORK = 300_000
 # Below this product of lengths an alignment costs under WORK whatever the sequences hold
@@ -105,19 +107,14 @@ def align_versions(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
         if tag != "replace":
             out.append((tag, i1, i2, j1, j2))
             continue
-        inner = _versions(
-            [" ".join(x.split()) for x in old[i1:i2]], [" ".join(x.split()) for x in new[j1:j2]]
-        )
+        inner = _versions([collapse(x) for x in old[i1:i2]], [collapse(x) for x in new[j1:j2]])
         out += [(t, a1 + i1, a2 + i1, b1 + j1, b2 + j1) for t, a1, a2, b1, b2 in inner]
     return out
 
 
 def _versions(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
     p = _shared_prefix(a, b)
-    n = min(len(a), len(b))
-    s = 0
-    while s < n - p and a[len(a) - 1 - s] == b[len(b) - 1 - s]:
-        s += 1
+    s = _shared_prefix(a[p:][::-1], b[p:][::-1])
     out: list[Opcode] = [("equal", 0, p, 0, p)] if p else []
     ma, mb = a[p : len(a) - s], b[p : len(b) - s]
     middle = few_changes(ma, mb, FEW) or opcodes(ma, mb)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..text import dominant_eol, split_lines, to_lf
 from .diff import align_versions
+from .normalize import collapse
 
 
 def keep_file_bytes(original: str, merged: str, snippet: str) -> str:
@@ -27,7 +28,7 @@ def keep_file_bytes(original: str, merged: str, snippet: str) -> str:
     # indentation characters than the file uses (spaces in a file indented with tabs).
     written: dict[str, str] = {}
     for x in to_lf(snippet).split("\n"):
-        written.setdefault(" ".join(x.split()), x.rstrip())
+        written.setdefault(collapse(x), x.rstrip())
     tabs = sum(x.startswith("\t") for x in old_bare) > sum(x.startswith(" ") for x in old_bare)
     eol = dominant_eol(original) if original else "\n"
     # A last line the merge adds ends as the file's last line ends (a model's answer often
@@ -65,7 +66,7 @@ def _indented_as_file(line: str, written: dict[str, str], tabs: bool) -> str:
     lead = line[: len(line) - len(line.lstrip(" \t"))]
     if not lead or ("\t" in lead) == tabs:
         return line
-    mine = written.get(" ".join(line.split()))
+    mine = written.get(collapse(line))
     if mine is None or not mine.strip():
         return line
     theirs = mine[: len(mine) - len(mine.lstrip(" \t"))]

@@ -41,7 +41,7 @@ from ..text import split_lines, to_lf
 from .diff import align_versions
 from .diff_snippet import DIFF_MARK, diff_marked
 from .elision import is_marker
-from .lazy.shapes import bracket_balance, indent_of, loose_key
+from .lazy.shapes import STRING_LITERAL, bracket_balance, indent_of, loose_key
 from .lazy.unshown import (
     USE_REACH,
     declared,
@@ -101,8 +101,6 @@ _STARTS = 64
 # A JS spread the file does not have ("...defaults,"): it stands for the items it leaves
 # out, as a marker does.
 _SPREAD = re.compile(r"^\s*\.\.\.[A-Za-z_$][\w$.]*,?\s*$")
-# A string literal, whose words are no use of a name ("__all__ = ['name']").
-_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
 # Reasons of one check listed at most this many times (a cut-off file drops hundreds).
 _PER_CHECK = 5
 
@@ -735,7 +733,7 @@ def _check_declarations(
             x = new[j]
             if x.strip() and indent_of(x) < level:
                 break  # the scope ends
-            if n in x and n in _WORD.findall(_STRING.sub("", x)):
+            if n in x and n in _WORD.findall(STRING_LITERAL.sub("", x)):
                 reasons.append(
                     Reason(
                         DECLARATION,

@@ -88,14 +88,15 @@ def opens_block(line: str) -> bool:
     return s.endswith(("{", "(", "[")) or bool(_OPEN_TAG.match(s.strip()))
 
 
-_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
+# A simple string literal on one line ("...", '...', `...`).
+STRING_LITERAL = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
 
 
 def bracket_balance(lines: list[str]) -> int:
     """Brackets opened minus closed, outside simple string literals."""
     total = 0
     for line in lines:
-        bare = _STRING.sub("", line)
+        bare = STRING_LITERAL.sub("", line)
         total += sum(bare.count(c) for c in "([{") - sum(bare.count(c) for c in ")]}")
     return total
 
