@@ -173,7 +173,7 @@ def test_recovery_does_not_look_into_a_linked_state_directory(tree):
     outside.mkdir()
     (outside / "journal-0123456789ab.json").write_text('{"state": "prepared"}')
     os.symlink(outside, root / ".applydiff")
-    assert commit.recover(Path(os.path.realpath(root))) == 0
+    assert commit.recover(Path(os.path.realpath(root))) == []
     assert [p.name for p in outside.iterdir()] == ["journal-0123456789ab.json"]
 
 

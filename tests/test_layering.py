@@ -204,7 +204,7 @@ LAYERS = [
     ),
     ("formats", ["formats"]),
     ("engine", ["engine", "region", "problems"]),
-    ("store", ["store", "policy", "fsio", "commit", "session"]),
+    ("store", ["store", "policy", "fsio", "commit", "session", "recovery", "gitindex"]),
     ("results", ["results"]),
     ("review", ["review", "merge3"]),
     ("workspace", ["workspace"]),

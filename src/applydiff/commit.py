@@ -567,75 +567,176 @@ def _inside(path: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _trusted(record: object, root: Path, txid: str) -> dict | None:
-    """The journal's record if it only names what a commit under ``root`` writes: targets
-    inside the root, their temp files beside them under this journal's id, directories inside
-    the root. A journal is data on disk (a cloned repository can ship one): anything else is
-    ignored rather than acted on."""
+def untrusted(record: object, root: Path, txid: str) -> str | None:
+    """Why the journal's record is not one a commit under ``root`` writes, or None when it
+    only names targets inside the root, their temp files beside them under this journal's
+    id, and directories inside the root. A journal is data on disk (a cloned repository can
+    ship one): it is acted on only when this and the caller's own rules (``recover``'s
+    ``vet``: the policy) find nothing wrong."""
     if not isinstance(record, dict) or record.get("state") not in ("prepared", "committed"):
-        return None
+        return "it is not a journal applydiff writes (no state prepared or committed)"
     entries, dirs = record.get("entries"), record.get("dirs", [])
     if not isinstance(entries, list) or not isinstance(dirs, list):
-        return None
+        return "it is not a journal applydiff writes (no list of entries)"
     top = os.path.realpath(root)
     for entry in entries:
         if not isinstance(entry, dict):
-            return None
+            return "it is not a journal applydiff writes (an entry is not an object)"
         target, temp = entry.get("target"), entry.get("temp")
         if not isinstance(target, str) or not os.path.isabs(target):
-            return None
+            return f"its target {target!r} is not an absolute path"
         if not _inside(os.path.dirname(target), top) or STATE_DIR in Path(target).parts:
-            return None
+            return f"its target {target} is outside the root or in its state directory"
         if temp is not None and temp != _temp_path(target, txid):
-            return None
-    if not all(isinstance(d, str) and os.path.isabs(d) and _inside(d, top) for d in dirs):
-        return None
+            return f"its temp file {temp!r} is not the one applydiff makes for {target}"
+    for d in dirs:
+        if not (isinstance(d, str) and os.path.isabs(d) and _inside(d, top)):
+            return f"its directory {d!r} is not an absolute path inside the root"
     # A journal that puts a failed commit back: temp files to drop, directories to remove.
     drop, rmdirs = record.get("drop", []), record.get("rmdirs", [])
     if not isinstance(drop, list) or not isinstance(rmdirs, list):
-        return None
+        return "it is not a journal applydiff writes (drop or rmdirs is not a list)"
     for temp in drop:
         if not isinstance(temp, str) or not os.path.isabs(temp):
-            return None
-        name = os.path.basename(temp)
-        if not (name.startswith(".") and name.endswith(f".applydiff-{txid}.tmp")):
-            return None
+            return f"its temp file {temp!r} is not an absolute path"
+        if temp_target(temp, txid) is None:
+            return f"{temp} is not a temp file name applydiff makes"
         if not _inside(os.path.dirname(temp), top) or STATE_DIR in Path(temp).parts:
-            return None
-    if not all(isinstance(d, str) and os.path.isabs(d) and _inside(d, top) for d in rmdirs):
+            return f"its temp file {temp} is outside the root or in its state directory"
+    for d in rmdirs:
+        if not (isinstance(d, str) and os.path.isabs(d) and _inside(d, top)):
+            return f"its directory {d!r} is not an absolute path inside the root"
+    return None
+
+
+def temp_target(temp: str, txid: str) -> str | None:
+    """The target whose temp file of commit ``txid`` ``temp`` is (:func:`_temp_path`
+    reversed), or None when ``temp`` is not such a name."""
+    name = os.path.basename(temp)
+    suffix = f".applydiff-{txid}.tmp"
+    if not (name.startswith(".") and name.endswith(suffix)) or len(name) <= len(suffix) + 1:
         return None
-    return record
+    return os.path.join(os.path.dirname(temp), name[1 : -len(suffix)])
 
 
-def recover(root: Path, timeout: float | None = None) -> int:
-    """Finish or undo interrupted commits under ``root``; returns how many were found. A
-    state directory that is a link is not looked into (:func:`fsio.state_dir`): no journal
-    there is trusted, and writing under it is refused."""
+def journal_paths(record: dict, txid: str) -> list[tuple[str, str, bool]]:
+    """Every path a journal that :func:`untrusted` passed acts on, as ``(role, path,
+    is_dir)``: its targets (a temp file is checked as the target it is for), the
+    directories it makes or removes, and the targets of the temp files it drops."""
+    paths = [("target", e["target"], False) for e in record["entries"]]
+    drops = (temp_target(t, txid) for t in record.get("drop", []))
+    paths += [("temp file for", t, False) for t in drops if t is not None]
+    paths += [("directory", d, True) for d in record.get("dirs", []) + record.get("rmdirs", [])]
+    return paths
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A journal recovery did not act on, moved to the state directory's ``quarantine``:
+    its file name there and why it was not trusted."""
+
+    name: str
+    why: str
+
+
+QUARANTINE = "quarantine"
+_WHY = ".why"
+
+
+def recover(
+    root: Path,
+    timeout: float | None = None,
+    vet: Callable[[dict, Path], str | None] | None = None,
+) -> list[Quarantined]:
+    """Finish or undo interrupted commits under ``root``. A journal that is not one a commit
+    writes (:func:`untrusted`), or that ``vet(record, journal)`` finds a reason against (the
+    policy: no target under ``.git/`` or ignored; a journal git tracks), is neither rolled
+    back nor forward: it is moved to the state directory's ``quarantine`` with its reason,
+    nothing else is written, and it is returned. A state directory that is a link is not
+    looked into (:func:`fsio.state_dir`): no journal there is trusted, and writing under it
+    is refused."""
     try:
         jdir = _journal_dir(root, create=False)
     except (fsio.UnsafeState, NotADirectoryError):
-        return 0
+        return []
     if not jdir.is_dir() or not any(jdir.glob("journal-*.json*")):
-        return 0  # nothing to finish: no lock taken, the state directory left as it is
+        return []  # nothing to finish: no lock taken, the state directory left as it is
     with root_lock(root, timeout):
-        return _recover(root, jdir)
+        return _recover(root, jdir, vet)
 
 
-def _recover(root: Path, jdir: Path) -> int:
-    found = 0
+def _recover(
+    root: Path, jdir: Path, vet: Callable[[dict, Path], str | None] | None
+) -> list[Quarantined]:
+    moved: list[Quarantined] = []
     with _Dirs(root) as dirs:
         for journal in sorted(jdir.glob("journal-*.json")):
-            found += 1
+            why: str | None
             try:
-                record = _trusted(json.loads(journal.read_bytes()), root, _txid_of(journal))
-            except (OSError, ValueError, RecursionError):
-                record = None  # unreadable: nothing is acted on
-            if record is not None and record["state"] == "committed":
+                record = json.loads(journal.read_bytes())
+            except (OSError, ValueError, RecursionError) as e:
+                record, why = None, f"it cannot be read as JSON ({type(e).__name__})"
+            else:
+                why = untrusted(record, root, _txid_of(journal))
+                if why is None and vet is not None:
+                    why = vet(record, journal)
+            if why is not None:
+                moved.append(_quarantine(jdir, journal, why))
+            elif record["state"] == "committed":
                 _finish(record, dirs)
-            elif record is not None:
+                journal.unlink()
+            else:
                 _rollback(record, dirs)
-            journal.unlink()
+                journal.unlink()
     for tmp in jdir.glob("journal-*.json.tmp"):
         tmp.unlink()
     _fsync_dir(jdir)
-    return found
+    return moved
+
+
+def _quarantine(jdir: Path, journal: Path, why: str) -> Quarantined:
+    """Move an untrusted journal aside (``.applydiff/quarantine/``), its reason beside it."""
+    qdir = jdir / QUARANTINE
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(qdir, 0o700)
+    if not stat.S_ISDIR(os.lstat(qdir).st_mode):
+        raise fsio.UnsafeState(str(qdir), "is not a directory")
+    os.replace(journal, qdir / journal.name)
+    _write_atomic(qdir / (journal.name + _WHY), why.encode())
+    return Quarantined(journal.name, why)
+
+
+def quarantined(root: Path) -> list[Quarantined]:
+    """The journals recovery moved aside and not yet discarded, with their reasons."""
+    try:
+        qdir = _journal_dir(root, create=False) / QUARANTINE
+    except OSError:
+        return []
+    out = []
+    try:
+        names = sorted(p.name for p in qdir.iterdir() if p.name.endswith(".json"))
+    except OSError:
+        return []
+    for name in names:
+        try:
+            why = (qdir / (name + _WHY)).read_text("utf-8", "replace")
+        except OSError:
+            why = "its reason was not kept"
+        out.append(Quarantined(name, why))
+    return out
+
+
+def discard_quarantined(root: Path) -> list[Quarantined]:
+    """Delete the quarantined journals (and their reasons); those deleted."""
+    gone = quarantined(root)
+    if not gone:
+        return []
+    qdir = _journal_dir(root, create=False) / QUARANTINE
+    with root_lock(root):
+        for q in gone:
+            for name in (q.name, q.name + _WHY):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(qdir / name)
+        with contextlib.suppress(OSError):
+            os.rmdir(qdir)
+    return gone

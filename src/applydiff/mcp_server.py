@@ -69,9 +69,13 @@ class Served:
         merge_model: MergeModel | None = None,
     ) -> None:
         def make(where: Path) -> ToolLayer:
-            return ToolLayer(
+            layer = ToolLayer(
                 where, mode=mode, review=review, compat=compat, merge_model=merge_model
             )
+            said = layer.ws.take_state_warning()  # a quarantined journal: said once, here
+            if said:
+                log.warning("%s: %s", where, said)
+            return layer
 
         self.layers = RootedLayers(root, make)
         self.compat = compat

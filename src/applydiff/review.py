@@ -321,7 +321,7 @@ def undo(ws: Store, path: str | None = None, *, own: bool = False) -> Result:
         # A file the commit added goes with the directories that commit created for it,
         # when they are left empty (never one that was there before).
         prune = (f.dirs_made or 0) if f.before is None else 0
-        targets.append(commit_mod.Target(read.real, f.before, f.mode_before, prune=prune))
+        targets.append(commit_mod.Target(read.real, f.before, _stored_mode(f, read), prune=prune))
         files.append(FileOutcome(f.path, "restored" if f.before is not None else "deleted"))
     if errors:
         return _result(False, [], errors)
@@ -332,6 +332,15 @@ def undo(ws: Store, path: str | None = None, *, own: bool = False) -> Result:
     paths = None if key is None else [f.path for f in chosen]
     ws.record_or_warn(warnings, "the undo", _undone, ws, s, last.id, last.kind, chosen, paths)
     return _result(True, files, [], warnings)
+
+
+def _stored_mode(f: CommitFile, read: FileRead) -> int | None:
+    """The mode an undo restores: the stored permission bits; setuid, setgid and sticky only
+    as the file has them now (the store is data on disk: it never adds them)."""
+    if f.mode_before is None:
+        return None
+    special = 0 if read.mode is None else read.mode & 0o7000
+    return (f.mode_before & 0o777) | special
 
 
 def _undone(

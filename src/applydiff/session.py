@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import fsio
+from . import fsio, gitindex
 from .policy import STATE_DIR
 
 SCHEMA_VERSION = 4
@@ -186,6 +186,8 @@ class Session:
         except (OSError, sqlite3.Error) as e:
             raise SessionError(f"cannot open the session store {self.path}: {e}") from None
         try:
+            if not self.in_memory:
+                _trust(db, self.path)
             # The timeout first: switching to WAL needs a lock another process may hold.
             db.execute(f"PRAGMA busy_timeout={self.busy_timeout_ms}")
             db.execute("PRAGMA journal_mode=WAL")
@@ -206,7 +208,7 @@ class Session:
                 f"cannot open the session store {self.path}: {e}; remove the file to start "
                 "a new session"
             ) from None
-        except SchemaError:
+        except SessionError:  # a newer schema, or a store not made here
             self._db = None
             db.close()
             raise
@@ -550,6 +552,27 @@ def _stats(row: tuple) -> FileStats:
 
 
 # -- schema versions -----------------------------------------------------------------------------
+def _trust(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store that did not come from applydiff on this machine: one git tracks (the
+    state directory ignores itself, so a tracked store was shipped with the repository), or
+    one holding triggers or views (applydiff makes neither; a trigger would run on our own
+    writes). Functions in the schema are not trusted either (``trusted_schema``)."""
+    db.execute("PRAGMA trusted_schema=OFF")
+    if path.exists() and gitindex.tracked([path]):
+        raise SessionError(
+            f"{path} is tracked by git: it came with the repository, not from a session "
+            "here, and is not used. Remove it (git rm --cached, then delete the file)"
+        )
+    shapes = db.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') LIMIT 1"
+    ).fetchone()
+    if shapes is not None:
+        raise SessionError(
+            f"{path} holds a {shapes[0]} ({shapes[1]!r}) applydiff never makes: it is not a "
+            "store applydiff wrote, and is not used. Remove the file to start a new session"
+        )
+
+
 def _migrate(db: sqlite3.Connection, path: Path) -> None:
     """Bring the database to :data:`SCHEMA_VERSION` (inside the caller's transaction)."""
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}

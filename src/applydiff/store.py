@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import commit as commit_mod
-from . import fsio
+from . import fsio, recovery
 from .errors import (
     BINARY_FILE,
     CONFLICT,
@@ -133,8 +133,12 @@ class Store:
         # every command that reads or writes the tree refuses with it (io_error), never a
         # traceback; the journal stays for the next open.
         self.recovery_problem: Problem | None = None
+        # Journals recovery did not trust (a repository can ship one): moved aside, nothing
+        # written; said once in the first result (`take_state_warning`) until discarded.
+        self.state_warning: str | None = None
         try:
-            commit_mod.recover(self.root, lock_timeout)
+            commit_mod.recover(self.root, lock_timeout, vet=recovery.vetter(self.policy))
+            self.state_warning = recovery.warning(commit_mod.quarantined(self.root))
         except (fsio.UnsafeState, commit_mod.LockTimeout):
             raise
         except OSError as e:
@@ -160,6 +164,11 @@ class Store:
             self.session = session
         self.require_read = require_read
         self.model_view = model_view
+
+    def take_state_warning(self) -> str | None:
+        """The quarantine warning, the first time it is asked for (None after)."""
+        said, self.state_warning = self.state_warning, None
+        return said
 
     @property
     def origin(self) -> str | None:

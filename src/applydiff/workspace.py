@@ -199,6 +199,7 @@ class Workspace(Store):
         result = self._planned(text, dry_run, review, format, threshold, keep_narration, options)
         if self.store_warning:
             result.warnings.append(self.store_warning)
+        self._say_state(result)
         if result.ok and review and not dry_run:
             self._keep_pending(result)
         elif result.ok and not dry_run:
@@ -568,10 +569,17 @@ class Workspace(Store):
                 failed.fail(refused)
                 return failed
             try:
-                return op(self, *args, **kwargs)
+                return self._say_state(op(self, *args, **kwargs))
             except sqlite3.Error as e:
                 failed.fail(Problem(IO_ERROR, f"the session store failed ({e})"))
                 return failed
+
+    def _say_state(self, result: Result) -> Result:
+        """A quarantined journal is said once, in this workspace's first result."""
+        said = self.take_state_warning()
+        if said:
+            result.warnings.append(said)
+        return result
 
 
 # "Did you mean": a file name at least this alike (rapidfuzz ratio, 0-100) is suggested;

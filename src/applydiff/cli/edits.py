@@ -317,13 +317,41 @@ def cmd_status(args: argparse.Namespace, io: IO) -> int:
             io.err.line(code + rest)
         return EXIT_REJECTED
     rows = [] if ws is None else ws.status()
+    said = None if ws is None else ws.take_state_warning()
     if args.json:
-        io.json({"ok": True, "files": rows})
+        io.json({"ok": True, "files": rows, "warnings": [said] if said else []})
         return EXIT_OK
+    if said:
+        io.err.line(f"warning: {said}", "yellow")
     for r in rows:
         io.out.line(f"{r['status'] or ' ':<2} {r['path']}")
     if not rows:
         io.err.line("no files in the session")
+    return EXIT_OK
+
+
+def cmd_recover(args: argparse.Namespace, io: IO) -> int:
+    """The quarantined journals, listed or (``--discard``) deleted. Opening the root runs
+    recovery first, so a journal found now is listed too."""
+    from pathlib import Path
+
+    from .. import commit as commit_mod
+
+    root = root_of(args)
+    if not _no_store(root):
+        open_workspace(args, root, store=False)
+    real = Path(os.path.realpath(root))
+    found = commit_mod.discard_quarantined(real) if args.discard else commit_mod.quarantined(real)
+    rows = [{"journal": f".applydiff/quarantine/{q.name}", "why": q.why} for q in found]
+    if args.json:
+        io.json({"ok": True, "discarded" if args.discard else "quarantined": rows})
+        return EXIT_OK
+    for r in rows:
+        io.out.line(f"{'deleted' if args.discard else 'quarantined'}: {r['journal']}: {r['why']}")
+    if not rows:
+        io.err.line("no quarantined journals")
+    elif not args.discard:
+        io.err.line("delete them with `applydiff recover --discard`")
     return EXIT_OK
 
 

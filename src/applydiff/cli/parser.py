@@ -183,6 +183,16 @@ def build_parser() -> Parser:
         _root(p)
         _shared(p)
 
+    text = (
+        "list the journals of interrupted changes that recovery did not trust (moved to "
+        ".applydiff/quarantine/, nothing written), with why; --discard deletes them. "
+        "Example: applydiff recover --discard"
+    )
+    p = sub.add_parser("recover", help=text.split("; ")[0], description=text)
+    p.add_argument("--discard", action="store_true", help="delete the quarantined journals")
+    _root(p)
+    _shared(p)
+
     p = sub.add_parser(
         "schema", help="print the tool definitions for a diff mode (or a text mode's rules)"
     )
