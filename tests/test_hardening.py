@@ -209,3 +209,45 @@ def test_git_in_any_component_and_the_ignore_file_are_denied(tmp_path, path):
     result = Workspace(tmp_path).apply([Write(path, "x\n")])
     assert [e["code"] for e in result.errors] == ["path_denied"]
     assert not (tmp_path / Path(path)).exists()
+
+
+# -- a path deeper than any tree: refused with its depth, never a RecursionError ---------------
+DEEP = "/".join(["d"] * 2100) + "/x.txt"
+DEEP_ANSWERS = {
+    "unified": f"--- /dev/null\n+++ b/{DEEP}\n@@ -0,0 +1 @@\n+hi\n",
+    "rename": f"diff --git a/a.txt b/{DEEP}\nsimilarity index 100%\nrename from a.txt\n"
+    f"rename to {DEEP}\n",
+    "apply_patch add": f"*** Begin Patch\n*** Add File: {DEEP}\n+hi\n*** End Patch\n",
+    "apply_patch move": "*** Begin Patch\n*** Update File: a.txt\n"
+    f"*** Move to: {DEEP}\n@@\n-a\n+b\n*** End Patch\n",
+    "patch block": f">>> file: {DEEP} | mode=replace\n--- to\nhi\n<\n",
+    "write_file": json.dumps({"name": "write_file", "arguments": {"path": DEEP, "content": "hi"}}),
+    "copy": f"diff --git a/a.txt b/{DEEP}\nsimilarity index 100%\ncopy from a.txt\n"
+    f"copy to {DEEP}\n",
+}
+
+
+@pytest.mark.parametrize("answer", DEEP_ANSWERS.values(), ids=DEEP_ANSWERS.keys())
+def test_a_path_2100_levels_deep_is_refused_naming_the_limit(tmp_path, answer):
+    (tmp_path / "a.txt").write_text("a\n")
+    result = Workspace(tmp_path).apply(answer)
+    assert not result.ok
+    [error] = result.errors
+    assert error.code == "path_denied"
+    assert error.message.endswith("is not allowed: it is 2101 levels deep, past the limit of 128")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+    assert (tmp_path / "a.txt").read_text() == "a\n"
+
+
+def test_a_path_at_the_depth_limit_is_written(tmp_path):
+    from applydiff.policy import MAX_DEPTH
+
+    path = "/".join(["d"] * (MAX_DEPTH - 1)) + "/x.txt"
+    result = Workspace(tmp_path).apply([Write(path, "hi\n")])
+    assert result.ok, result.errors
+    assert (tmp_path / path).read_text() == "hi\n"
+    too_deep = Workspace(tmp_path).apply([Write("d/" + path, "hi\n")])
+    assert [e.code for e in too_deep.errors] == ["path_denied"]
+    assert f"it is {MAX_DEPTH + 1} levels deep, past the limit of {MAX_DEPTH}" in (
+        too_deep.errors[0].message
+    )

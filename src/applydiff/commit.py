@@ -180,23 +180,28 @@ class _Dirs:
     def fd(self, path: str, create: bool = False) -> int | None:
         """The directory ``path`` (absolute, at or below the root); None when it is missing
         and not ``create``d. Raises :class:`fsio.LinkedPath`."""
-        if path in self.fds:
-            return self.fds[path]
-        parent, name = os.path.split(path)
-        if not name or not _inside(parent, str(self.root)):
-            raise fsio.LinkedPath(path)
-        pfd = self.fd(parent, create)
-        if pfd is None:
-            return None
-        try:
-            fd = fsio.open_dir(pfd, name, path)
-        except FileNotFoundError:
-            if not create:
-                return None
-            os.mkdir(name, dir_fd=pfd)
-            _step("mkdir")
-            fd = fsio.open_dir(pfd, name, path)
-        self.fds[path] = fd
+        # Up to the nearest directory already open, then down, one level at a time (a
+        # loop, not recursion: a path's depth is the policy's to limit, not the stack's).
+        down: list[str] = []
+        here = path
+        while here not in self.fds:
+            parent, name = os.path.split(here)
+            if not name or not _inside(parent, str(self.root)):
+                raise fsio.LinkedPath(path)
+            down.append(here)
+            here = parent
+        fd = self.fds[here]
+        for here in reversed(down):
+            name = os.path.basename(here)
+            try:
+                opened = fsio.open_dir(fd, name, here)
+            except FileNotFoundError:
+                if not create:
+                    return None
+                os.mkdir(name, dir_fd=fd)
+                _step("mkdir")
+                opened = fsio.open_dir(fd, name, here)
+            self.fds[here] = fd = opened
         return fd
 
     def at(self, path: str, create: bool = False) -> tuple[int | None, str]:

@@ -368,10 +368,14 @@ def write_conflicts(ops: list[Op], key: Any = normalize_path) -> dict[int, Write
             else:
                 edited.setdefault(k, index)
         elif isinstance(op, Move) and not op.copy:
+            try:
+                to = key(op.to)
+            except Exception:  # a new path refused: the move fails where it is applied
+                continue
             # What was done to the file is done to its new path.
             for table in (written, edited):
                 if k in table:
-                    table[key(op.to)] = table.pop(k)
+                    table[to] = table.pop(k)
     return out
 
 

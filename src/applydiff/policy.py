@@ -20,12 +20,23 @@ from .errors import IO_ERROR, PATH_DENIED, EditError
 from .text import split_lines
 
 STATE_DIR = ".applydiff"
+# Directories a path may go down. Real trees stay far below it (a deep Java package is some
+# 15); past it a path is an attack or a slip, refused before any walk (Linux's PATH_MAX,
+# 4,096 bytes, allows some 2,000 levels of one-letter names).
+MAX_DEPTH = 128
 ALWAYS = (".git/", f"{STATE_DIR}/")
 _DRIVE = re.compile(r"^[A-Za-z]:([\\/]|$)")
 
 
 def denied(path: str, why: str) -> EditError:
     return EditError(f"{path!r} is not allowed: {why}", code=PATH_DENIED, path=path)
+
+
+def _too_deep(path: str, depth: int) -> EditError:
+    return denied(
+        path[:200] + ("..." if len(path) > 200 else ""),
+        f"it is {depth} levels deep, past the limit of {MAX_DEPTH}",
+    )
 
 
 MAX_IGNORE_BYTES = 1 << 20
@@ -82,6 +93,8 @@ class Policy:
         if _DRIVE.match(path) or path.startswith("\\\\"):
             raise denied(path, "drive-letter and UNC paths are outside the project")
         raw = Path(path.replace("\\", "/"))
+        if len(raw.parts) > 4 * MAX_DEPTH:  # not even resolved: `..` could not bring it back
+            raise _too_deep(path, len(raw.parts))
         joined = raw if raw.is_absolute() else self.root / raw
         real = Path(os.path.realpath(joined))
         try:
@@ -91,6 +104,8 @@ class Policy:
         key = rel.as_posix()
         if key in ("", "."):
             raise denied(path, "it is the project root itself, not a file")
+        if len(rel.parts) > MAX_DEPTH:
+            raise _too_deep(path, len(rel.parts))
         self.check_rules(path, key)
         return key, real
 
