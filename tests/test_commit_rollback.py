@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from applydiff import Delete, Write, commit
+from applydiff import Delete, Replace, Write, commit
 from applydiff.cli import main as cli_main
 from applydiff.workspace import Workspace
 
@@ -271,3 +271,64 @@ def test_an_immutable_file_from_the_command_line(tmp_path):
     status = subprocess.run([*cli, "status"], cwd=tmp_path, capture_output=True, text=True)
     assert status.returncode == 0
     assert files(tmp_path) == before  # z.txt stays three: nothing completes the failed change
+
+
+# -- what a failed write says (issue 28, item 5) ------------------------------------------------
+def test_a_file_replaced_by_a_directory_before_the_commit_is_a_conflict(tmp_path):
+    (tmp_path / "a.txt").write_bytes(b"one\n")
+    ws = Workspace(tmp_path)
+    preview = ws.apply([Replace("a.txt", "one", "two")], dry_run=True)
+    (tmp_path / "a.txt").unlink()
+    (tmp_path / "a.txt").mkdir()
+    result = ws.commit(preview)
+    assert not result.ok
+    [error] = result.errors
+    assert error.code == "conflict" and error.path == "a.txt"
+    assert error.message.startswith("a.txt changed on disk after it was read: it is now a directory")
+    assert (tmp_path / "a.txt").is_dir() and list((tmp_path / "a.txt").iterdir()) == []
+
+
+def _failing_open_of_temp_files(monkeypatch, err: int) -> None:
+    """``os.open`` of a temp file applydiff makes fails with ``err`` (as in a read-only
+    directory when not root); every other open goes through."""
+    real_open = os.open
+
+    def fake(name, flags, mode=0o777, *, dir_fd=None):
+        if ".applydiff-" in os.fspath(name) and os.fspath(name).endswith(".tmp"):
+            raise OSError(err, os.strerror(err), os.fspath(name))
+        return real_open(name, flags, mode, dir_fd=dir_fd)
+
+    monkeypatch.setattr(commit.os, "open", fake)
+
+
+def test_a_write_refused_in_a_read_only_directory_names_the_file_not_the_temp(
+    tmp_path, monkeypatch
+):
+    (tmp_path / "a.txt").write_bytes(b"one\n")
+    _failing_open_of_temp_files(monkeypatch, errno.EACCES)
+    result = Workspace(tmp_path).apply([Replace("a.txt", "one", "two")])
+    [error] = result.errors
+    assert (error.code, error.path) == ("io_error", "a.txt")
+    assert error.message == "a.txt: Permission denied; nothing was written"
+    assert (tmp_path / "a.txt").read_bytes() == b"one\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".applydiff") == ["a.txt"]
+
+
+def test_a_full_disk_names_the_file(tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_bytes(b"one\n")
+    real_write = os.write
+
+    def full(fd, data):
+        if ".applydiff-" in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("needs /proc to tell a temp file's descriptor")
+    monkeypatch.setattr(commit.os, "write", full)
+    result = Workspace(tmp_path).apply([Replace("a.txt", "one", "two")])
+    [error] = result.errors
+    assert (error.code, error.path) == ("io_error", "a.txt")
+    assert error.message == "a.txt: No space left on device; nothing was written"
+    assert (tmp_path / "a.txt").read_bytes() == b"one\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != ".applydiff") == ["a.txt"]

@@ -302,31 +302,23 @@ def _commit(root: Path, targets: list[Target]) -> list[int]:
                 new_dirs += [x for x in reversed(missing) if x not in new_dirs]
             plan.append(entry)
         record = {"state": "prepared", "entries": plan, "dirs": new_dirs}
-        _write_atomic(journal, json.dumps(record).encode())
+        _journal_write(journal, record)
         _step("journal-prepared")
         for t, entry in zip(targets, plan, strict=True):
             if entry["temp"] is None:
                 continue
             assert t.data is not None
-            fd_dir, name = dirs.at(entry["temp"], create=True)
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | fsio.NOFOLLOW
-            # A new file gets the umask's permissions, like any file a program creates.
-            new = 0o777 if t.executable else 0o666
-            fd = os.open(name, flags, new if t.mode is None else 0o600, dir_fd=fd_dir)
             try:
-                _step("temp-open")
-                os.write(fd, t.data[: len(t.data) // 2])
-                _step("temp-half")
-                os.write(fd, t.data[len(t.data) // 2 :])
-                if t.mode is not None:
-                    os.fchmod(fd, with_executable(t.mode, t.executable))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+                _write_temp(t, entry["temp"], dirs)
+            except (fsio.LinkedPath, fsio.UnsafeState):
+                raise
+            except OSError as e:  # said of the file being written, not of our temp name
+                raise OSError(e.errno, e.strerror, str(t.path)) from e
             _step("temp-synced")
         record["state"] = "committed"
-        _write_atomic(journal, json.dumps(record).encode())
+        _journal_write(journal, record)
         _step("journal-committed")
+
         undo: list[_Undo] = []
         try:
             _finish(record, dirs, undo)
@@ -340,6 +332,42 @@ def _commit(root: Path, targets: list[Target]) -> list[int]:
             raise CommitError(e, committed=True) from e
     _step("journal-removed")
     return made
+
+
+def _journal_write(journal: Path, record: dict) -> None:
+    """The journal written atomically; a failure (a full disk) names the journal."""
+    try:
+        _write_atomic(journal, json.dumps(record).encode())
+    except OSError as e:
+        where = e.filename if e.filename is not None else str(journal)
+        raise OSError(e.errno, e.strerror, where) from e
+
+
+def _write_temp(t: Target, temp: str, dirs: _Dirs) -> None:
+    """``t``'s new bytes to its temp file beside it, fsynced, with its mode."""
+    assert t.data is not None
+    fd_dir, name = dirs.at(temp, create=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | fsio.NOFOLLOW
+    # A new file gets the umask's permissions, like any file a program creates.
+    new = 0o777 if t.executable else 0o666
+    fd = os.open(name, flags, new if t.mode is None else 0o600, dir_fd=fd_dir)
+    try:
+        _step("temp-open")
+        _write_all(fd, t.data[: len(t.data) // 2])
+        _step("temp-half")
+        _write_all(fd, t.data[len(t.data) // 2 :])
+        if t.mode is not None:
+            os.fchmod(fd, with_executable(t.mode, t.executable))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte is written (it may write fewer than asked)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 @dataclass

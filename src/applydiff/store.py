@@ -357,6 +357,16 @@ class Store:
                 continue
             try:
                 found = fsio.read_regular(self.root, read.real, self.max_file_bytes)
+            except IsADirectoryError:  # a change made meanwhile, like any other
+                problems.append(
+                    Problem(
+                        CONFLICT,
+                        f"{key} changed on disk after it was read: it is now a directory; "
+                        "nothing was written. Look at the tree again before editing it",
+                        path=key,
+                    )
+                )
+                continue
             except OSError as e:
                 problems.append(Problem.of(_read_error(key, e)))
                 continue
@@ -463,7 +473,8 @@ class Store:
                 f"checked; it is not followed, and {state}",
                 path=where,
             )
-        return Problem(IO_ERROR, f"{where}: {e.strerror}; {state}", path=where)
+        said = f"{where}: {e.strerror}" if where else f"writing failed: {e.strerror}"
+        return Problem(IO_ERROR, f"{said}; {state}", path=where)
 
     @staticmethod
     def record_or_warn(warnings: list[str], what: str, fn: Callable[..., Any], *args: Any) -> None:
