@@ -284,7 +284,9 @@ def test_a_file_replaced_by_a_directory_before_the_commit_is_a_conflict(tmp_path
     assert not result.ok
     [error] = result.errors
     assert error.code == "conflict" and error.path == "a.txt"
-    assert error.message.startswith("a.txt changed on disk after it was read: it is now a directory")
+    assert error.message.startswith(
+        "a.txt changed on disk after it was read: it is now a directory"
+    )
     assert (tmp_path / "a.txt").is_dir() and list((tmp_path / "a.txt").iterdir()) == []
 
 

