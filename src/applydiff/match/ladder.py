@@ -20,7 +20,7 @@ from .doc import Doc
 from .normalize import content, rstrip
 from .numbered import strip_numbers
 from .rewrite import new_lines
-from .search import LISTED, Hit, Search, line_of
+from .search import LISTED, Declined, Hit, Search, line_of
 
 Tier = Callable[[Search], list[Hit]]
 
@@ -50,6 +50,8 @@ def line_numbers(s: Search) -> list[Hit]:
     sub = Search(s.doc, old, hint=hint, threshold=s.threshold, replace_all=s.replace_all, new=new)
     for name, tier in _LITERAL:
         hits = tier(sub)
+        if sub.declined is not None:  # the ladder's rule holds inside this tier too
+            s.decline(replace(sub.declined, tier="line_numbers"))
         if hits:
             s.new, s.hint, s.new_rewritten = new, hint, True
             if name in sub.stopped:
@@ -81,6 +83,8 @@ def find(s: Search) -> list[Hit]:
             _refuse_if_already_applied(s, hits[0])
         if not hits:
             continue
+        if s.declined is not None:
+            return _where_declined(s, name, hits)
         mid_line = name == "exact" and bool(_head(s, hits[0]))
         if mid_line and len(hits) == 1:
             _whole_lines_elsewhere(s, hits[0])
@@ -103,8 +107,8 @@ def find(s: Search) -> list[Hit]:
             lines=lines,
             tier=name,
         )
-    if s.cut_start >= 0:
-        raise _cut_start(s)
+    if s.declined is not None:
+        raise _declined(s, s.declined)
     region = fuzzy.closest(s)
     if region:
         where = "; closest: " + ", ".join(
@@ -157,27 +161,97 @@ def _whole_lines_elsewhere(s: Search, hit: Hit) -> None:
             )
 
 
-def _cut_start(s: Search) -> NoMatch:
-    """The refusal of a search text found once from the middle of a line, whose replacement
-    would write that line's start twice or glue it to the next line."""
-    doc, at = s.doc, s.cut_start
-    line = doc.line_no(at)
-    start = doc.t.rfind("\n", 0, at) + 1
+# -- a tier that found the text and did not take it ---------------------------------------------
+# The first tier that finds the search text decides. A tier that finds it but cannot decide
+# (``Search.declined``) ends the ladder: a later tier's reading is only named in the refusal,
+# or, when the declining tier read the text as the whole lines it spans, applied there.
+
+
+def _where_declined(s: Search, name: str, hits: list[Hit]) -> list[Hit]:
+    """The hit of a later tier when it places the text where the declining tier read it as
+    whole lines; else the refusal naming both readings."""
+    d = s.declined
+    assert d is not None
+    doc = s.doc
+    if d.whole_lines and len(hits) == 1:
+        placed = _with_blank_edges(doc, hits)
+        if _line_span(doc, placed[0].start, placed[0].end) == _line_span(doc, d.start, d.end):
+            _keep_heads(s, placed)
+            return placed
+    raise _two_readings(s, d, name, hits)
+
+
+def _line_span(doc: Doc, start: int, end: int) -> tuple[int, int]:
+    """The first and last line (0-based) of the text from ``start`` to ``end``."""
+    return doc.line_no(start), doc.line_no(max(start, end - 1))
+
+
+def _line_text(doc: Doc, at: int) -> str:
+    """The line holding position ``at``, without its terminator."""
     end = doc.t.find("\n", at)
-    text = doc.t[start : doc.n if end < 0 else end]
-    new_first = (s.new or "").split("\n", 1)[0]
-    why = (
-        f"the replacement's first line starts with {text[: at - start].strip()!r} again"
-        if new_first.strip()
-        else "the replacement's first line is blank (it would join the start of that line "
-        "to the next one)"
-    )
+    return doc.t[doc.t.rfind("\n", 0, at) + 1 : doc.n if end < 0 else end]
+
+
+def _declined(s: Search, d: Declined) -> NoMatch:
+    """The refusal of a search text a tier found and did not take, which no later tier read
+    otherwise: where it is and why it was not taken."""
+    doc = s.doc
+    first = doc.shown(doc.line_no(d.start))
+    text = _line_text(doc, d.start)
     return NoMatch(
-        f"the search text occurs once, but starts in the middle of line {doc.shown(line)} "
-        f"({text.strip()!r}), and {why}, so what that line should become is unclear; quote "
-        "each line whole, from its first character, as the file has it",
-        closest=[Region(doc.shown(line), doc.shown(line), 1.0, text)],
+        f"the search text occurs once, but starts in the middle of line {first} "
+        f"({text.strip()!r}), and {d.why}, so what that line should become is unclear; "
+        + _QUOTE_WHOLE,
+        closest=[Region(first, first, 1.0, text)],
     )
+
+
+_QUOTE_WHOLE = "quote each line whole, from its first character, as the file has it"
+
+
+def _two_readings(s: Search, d: Declined, name: str, hits: list[Hit]) -> NoMatch:
+    """The refusal of a search text a tier found and did not take while a later tier read
+    it as whole lines: both readings, with their lines; neither is applied."""
+    doc = s.doc
+    first, last = (doc.shown(x) for x in _line_span(doc, d.start, d.end))
+    text = _line_text(doc, d.start).strip()
+    if d.whole_lines:
+        ours = (
+            f"as lines {first}-{last} whole, as it occurs once from the middle of line {first} "
+            f"({text!r}) and {d.why}"
+        )
+    else:
+        ours = (
+            f"as written, from the middle of line {first} ({text!r}) to the end of line "
+            f"{last}, where {d.why}"
+        )
+    regions = [_region(doc, h.start, h.end, h.confidence) for h in hits[:LISTED]]
+    places = ", ".join(_where(r) for r in regions)
+    here = _region(doc, d.start, d.end, 1.0)
+    return NoMatch(
+        f"the search text reads two ways: {ours}; and as whole lines (tier {name}) at "
+        f"{places}. Which one is meant is unclear, so neither is applied; " + _QUOTE_WHOLE,
+        closest=[here, *(r for r in regions if _lines(r) != _lines(here))],
+    )
+
+
+def _lines(r: Region) -> tuple[int, int]:
+    return r.start_line, r.end_line
+
+
+def _where(r: Region) -> str:
+    if r.end_line > r.start_line:
+        return f"lines {r.start_line}-{r.end_line}"
+    return f"line {r.start_line}"
+
+
+def _region(doc: Doc, start: int, end: int, similarity: float) -> Region:
+    """The whole lines from ``start`` to ``end``, as a region of a refusal."""
+    a, b = _line_span(doc, start, end)
+    first = doc.t.rfind("\n", 0, start) + 1
+    last = doc.t.find("\n", max(start, end - 1))
+    text = doc.t[first : doc.n if last < 0 else last]
+    return Region(doc.shown(a), doc.shown(b), similarity, text)
 
 
 def _keep_heads(s: Search, hits: list[Hit]) -> None:

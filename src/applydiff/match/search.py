@@ -102,6 +102,20 @@ class Fit:
         return indent.reindent(line, shift, self.style)
 
 
+@dataclass(frozen=True, slots=True)
+class Declined:
+    """A place a tier found the search text but did not take. The ladder's rule is that the
+    first tier that finds the text decides: a later tier may not apply it elsewhere or read
+    it otherwise, only, when ``whole_lines`` is set, place it as the whole lines the text
+    spans here (the tier read it so but cannot align a line it quoted from its middle)."""
+
+    tier: str
+    start: int  # offsets into ``Doc.t``
+    end: int
+    why: str  # why the tier did not take it, a clause of the refusal
+    whole_lines: bool = False
+
+
 @dataclass
 class Search:
     """One lookup of ``old`` in ``doc``. Built once per call; tiers read from it."""
@@ -137,9 +151,8 @@ class Search:
     stopped: dict[str, str] = field(init=False, default_factory=dict)
     # Set when the hint chose one of several places (the others still hold the text).
     picked_by_hint: bool = field(init=False, default=False)
-    # Where the search text occurs once starting mid-line but the exact tier did not take it
-    # (its replacement would repeat or drop the start of that line); -1 otherwise.
-    cut_start: int = field(init=False, default=-1)
+    # The first place a tier found the search text and did not take (see ``Declined``).
+    declined: Declined | None = field(init=False, default=None)
     # Set when a tier rewrote ``new`` (the line-numbers tier strips copied numbers from it):
     # the splice then writes ``new`` as the tier left it.
     new_rewritten: bool = field(init=False, default=False)
@@ -147,6 +160,11 @@ class Search:
     def __post_init__(self) -> None:
         self.lines, self.lead_blank, self.trail_blank = block_lines(self.old)
         self._keys: dict[object, list[str]] = {}
+
+    def decline(self, found: Declined) -> None:
+        """Record a place a tier found the text and did not take; the first one stands."""
+        if self.declined is None:
+            self.declined = found
 
     def keys(self, norm: Callable[[str], str], lines: list[str] | None = None) -> list[str]:
         """``norm`` of each line of the block (or of ``lines``), computed once."""

@@ -20,7 +20,7 @@ from .budget import OverBudget
 from .elision import is_marker
 from .index import indent_steps
 from .normalize import CharUndo, collapse, content, loose, rstrip, unescape
-from .search import LISTED, Fit, Hit, Search, block_lines, nearest
+from .search import LISTED, Declined, Fit, Hit, Search, block_lines, nearest
 
 # Past this many windows the indentation tier rules them out by the line index's indentation
 # steps rather than one by one.
@@ -43,10 +43,11 @@ def exact(s: Search) -> list[Hit]:
         head = t[t.rfind("\n", 0, first) + 1 : first]
         if head.strip() and t.find(old, first + 1) < 0:
             # Found once: taken as written (the model quoted a substring), unless the
-            # replacement's first line reads as that whole line (its start written twice).
+            # replacement's first line writes that line's start again (whole lines were
+            # meant) or is blank (which of the two is unclear).
             if _substring_start(head, old, s.new):
                 return [Hit("exact", 1.0, first, first + size)]
-            s.cut_start = first
+            s.decline(_from_mid_line(head, first, size, s.new))
             return []
 
     def hit(q: int) -> Hit | None:
@@ -83,6 +84,21 @@ def _substring_start(head: str, old: str, new: str | None) -> bool:
     if new_first == first:
         return True
     return bool(new_first.strip()) and not new_first.lstrip().startswith(head.lstrip())
+
+
+def _from_mid_line(head: str, start: int, size: int, new: str | None) -> Declined:
+    """Why a search text found once from the middle of a line (after ``head``) is not taken
+    as written: a replacement whose first line starts with the head again means the whole
+    lines; a blank one may mean them, or the text as quoted."""
+    new_first = (new or "").split("\n", 1)[0]
+    if new_first.strip():
+        why = f"the replacement's first line starts with {head.strip()!r} again"
+        return Declined("exact", start, start + size, why, whole_lines=True)
+    why = (
+        "the replacement's first line is blank (it would join the start of that line to the "
+        "next one)"
+    )
+    return Declined("exact", start, start + size, why)
 
 
 def _forward(t: str, old: str, p: int, step: int = 1) -> Iterator[int]:
