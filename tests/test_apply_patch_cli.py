@@ -148,3 +148,42 @@ def test_advice_speaks_of_the_patch_not_of_fields_it_has_not(tmp_path):
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
     assert (tmp_path / "a.py").read_bytes() == b"x = 1\ny = 2\nx = 1\ny = 2\n"
+
+
+# -- flags, as any command takes them (issue 29) ---------------------------------------------
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_prints_usage_and_exits_0(tmp_path, flag):
+    run = subprocess.run([*command(), flag], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout.startswith("Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch\n")
+    assert "--version" in run.stdout and "Example:" in run.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_version_prints_the_version_and_exits_0(tmp_path):
+    from applydiff.version import __version__
+
+    run = subprocess.run([*command(), "--version"], cwd=tmp_path, capture_output=True, text=True)
+    assert (run.returncode, run.stdout, run.stderr) == (
+        0,
+        f"apply_patch (applydiff {__version__})\n",
+        "",
+    )
+
+
+def test_an_unknown_flag_is_a_usage_error(tmp_path):
+    run = subprocess.run([*command(), "--frob"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("Error: unknown option '--frob'.\nUsage: apply_patch")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_double_dash_and_a_lone_dash(tmp_path):
+    patch = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n"
+    run = subprocess.run([*command(), "--", patch], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0 and (tmp_path / "a.txt").read_bytes() == b"hi\n"
+    patch = patch.replace("a.txt", "b.txt")
+    run = subprocess.run(
+        [*command(), "-"], cwd=tmp_path, input=patch, capture_output=True, text=True
+    )
+    assert run.returncode == 0 and (tmp_path / "b.txt").read_bytes() == b"hi\n"

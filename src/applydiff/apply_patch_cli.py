@@ -23,16 +23,46 @@ from .cli.base import IO
 from .cli.output import error_line, show_warnings
 
 USAGE = "Usage: apply_patch 'PATCH'\n       echo 'PATCH' | apply_patch"
+HELP = f"""{USAGE}
+
+Apply a patch in codex's apply_patch format (*** Begin Patch ... *** End Patch) to the
+files under the current directory, all or none, through applydiff's matching.
+
+Prints "Success. Updated the following files:" and A/M/D lines on stdout, exit 0; on
+failure the reasons on stderr, nothing written, exit 1; a wrong invocation exits 2.
+`applydiff undo` takes a written patch back.
+
+Options:
+  -h, --help     show this help and exit
+  --version      show the version and exit
+  --             the next argument is the patch, even if it starts with '-'
+
+Example:
+  apply_patch $'*** Begin Patch\\n*** Add File: hello.txt\\n+hi\\n*** End Patch'
+"""
 _LETTERS = {"added": "A", "modified": "M", "moved": "M", "deleted": "D"}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     io = IO("never")
+    if args and args[0] == "--":
+        args = args[1:]
+    elif args and args[0] in ("-h", "--help"):
+        io.out.write(HELP)
+        return 0
+    elif args and args[0] == "--version":
+        from .version import __version__
+
+        io.out.line(f"apply_patch (applydiff {__version__})")
+        return 0
+    elif args and args[0].startswith("-") and args[0] != "-" and "\n" not in args[0]:
+        io.err.line(f"Error: unknown option {args[0]!r}.\n{USAGE}")
+        return 2
     if len(args) > 1:
         io.err.line("Error: apply_patch accepts exactly one PATCH argument.")
         return 2
-    if args:
+    if args and args[0] != "-":
         patch = args[0]
     else:
         try:
