@@ -105,11 +105,12 @@ def test_splits_are_the_cuts_at_each_divider(lines):
 
 
 def test_a_megabyte_of_hunk_headers():
+    # 47,619 hunks: past the limit of edits an answer may hold (issue 28), refused once read
     text = repeat("@@ -1 +1 @@\n x\n-y\n+z\n", MB, "--- a/x\n+++ b/x\n")
-    ops = parsed(text)
-    assert isinstance(ops, list)
-    assert len(ops) == MB // 21
-    assert (ops[-1].old, ops[-1].new) == ("x\ny\n", "x\nz\n")
+    with deadline(), pytest.raises(applydiff.EditError) as caught:
+        applydiff.parse(text)
+    assert caught.value.code == "too_large"
+    assert "more than 10,000 edits, the limit (MAX_OPS)" in caught.value.message
 
 
 def test_empty_hunks_are_refused_at_the_first():

@@ -30,6 +30,7 @@ import re
 from ..errors import FormatInvalid
 from ..ir import Delete, Move, Op, Replace, Write
 from .answer import body, unterminated
+from .limits import check_count
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"
@@ -89,6 +90,7 @@ def parse_patch(lines: list[str], i: int) -> tuple[list[Op], int]:
         else:
             update, i = _update(lines, i, path)
             ops.extend(update)
+        check_count(len(ops), begin + 1)
 
 
 def _is_section_end(s: str) -> bool:
@@ -168,6 +170,7 @@ def _update(lines: list[str], i: int, path: str) -> tuple[list[Op], int]:
             else:
                 cur = _Chunk(i + 1, [scope] if scope else [])
                 chunks.append(cur)
+                check_count(len(chunks), header + 1)
         elif s == EOF_MARK:
             if cur is None:
                 raise FormatInvalid(

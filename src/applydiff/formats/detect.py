@@ -16,6 +16,7 @@ from ..ir import Op, Replace
 from . import apply_patch, patch_block, search_replace, snippet, tool_calls, unified
 from .answer import fence, response_lines
 from .landmarks import FENCE_CHARS, Landmarks
+from .limits import check_count, check_size
 
 FORMATS = (
     "search_replace",
@@ -35,6 +36,7 @@ def parse_text(
     ``strip`` leading components come off the paths of unified and git diffs (``-p N``)."""
     if format not in ("auto", *FORMATS):
         raise ValueError(f"unknown format {format!r}; expected auto or one of {FORMATS}")
+    check_size(text)
     if format in ("auto", "tool_calls"):
         calls = _json_calls(text)
         if calls is not None:
@@ -191,10 +193,11 @@ def scan(
         if block is None:
             i += 1
             continue
-        found, i = block
+        start, (found, i) = i, block
         if lead != "<":
             retry = None
         ops.extend(found)
+        check_count(len(ops), start + 1)
         floor = i
     return ops
 

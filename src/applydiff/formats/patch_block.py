@@ -20,6 +20,7 @@ import re
 from ..errors import FormatInvalid
 from ..ir import Op, Replace, Write
 from .answer import body, unterminated
+from .limits import check_count
 
 _HEAD = re.compile(r"^\s*>>> ?file:\s*(.*?)\s*$")
 FROM = "--- from"
@@ -83,6 +84,7 @@ def parse_block(lines: list[str], i: int) -> tuple[list[Op], int]:
             break
         if s in (FROM, TO):
             sections.append((s, i + 1, []))
+            check_count(len(sections) // 2, head + 1)  # a from/to pair is one edit
         elif sections:
             sections[-1][2].append(line)
         else:

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..errors import FormatInvalid
 from ..ir import Anchored, Lazy, Op, Replace, Write
+from .limits import check_count
 
 # Text-carrying tools are parsed by the text formats; detect.py passes this in to avoid a
 # circular import.
@@ -76,6 +77,7 @@ def parse_calls(value: Any, text_parser: TextParser) -> list[Op]:
             raise FormatInvalid(f"tool call {k} has no name", expected="a 'name' field")
         args = _arguments(call, name, k)
         ops.extend(_call(name, args, Where(name, k), text_parser))
+        check_count(len(ops))
     return ops
 
 
@@ -229,6 +231,7 @@ def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
         edits = args["edits"]
         if not isinstance(edits, list) or not edits:
             raise w.error("edits", "expected a non-empty list of edits in", "a list of edits")
+        check_count(len(edits))  # each is one edit: refused before any is read
         top_path = _str(args, "path", w, "file_path", required=False)
         ops: list[Op] = []
         for k, edit in enumerate(edits):
@@ -267,6 +270,7 @@ def _edit_file(args: dict[str, Any], w: Where, file_id: str | None) -> list[Op]:
         changes = args["changes"]
         if not isinstance(changes, list) or not changes:
             raise w.error("changes", "expected a non-empty list of changes in", "a list")
+        check_count(len(changes))
         out: list[Op] = []
         for k, change in enumerate(changes):
             wc = w.at(f"changes[{k}].")

@@ -24,6 +24,7 @@ import re
 from ..errors import FormatInvalid
 from ..ir import Delete, Move, Op, Replace, Write
 from .answer import fence, line_number
+from .limits import check_count
 
 _NUMBERS = re.compile(r"-(\d+)(?:,\d+)?(?:\s+\+(\d+)(?:,\d+)?)?")
 _GIT = re.compile(r'^diff --git "?a/(.+?)"? "?b/(.+?)"?\s*$')
@@ -304,9 +305,15 @@ def parse_file(
         created, deleted = old_path is None, new_path is None
         i += 2
     hunks = []
+    # A hunk that quotes nothing to find it by is refused where it is, not after the rest
+    # are read (a flood of empty hunks costs one).
+    edited = not created and not deleted
     while i < len(lines) and lines[i].startswith("@@"):
         hunk, i = _hunk(lines, i)
+        if edited and not hunk.old:
+            raise _no_context(hunk)
         hunks.append(hunk)
+        check_count(len(hunks), hunk.line)
     if i < len(lines) and _BINARY.match(lines[i]):
         # ``diff -r`` reports a binary file between text sections: the patch is incomplete.
         raise _binary(lines[i], i, None)
@@ -341,14 +348,6 @@ def parse_file(
         target = copied[1]
         executable = None
     for h in hunks:
-        if not h.old:
-            raise FormatInvalid(
-                f"the hunk at line {h.line} adds lines but quotes no context or removed lines, "
-                "so there is nothing to find them by; include a few unchanged lines around "
-                "the change",
-                line=h.line,
-                expected="context lines (starting with a space) in the hunk",
-            )
         ops.append(Replace(target, h.old, h.new, hint_line=h.hint, origin=h.line))
     if not copied and (
         renamed or (new_path is not None and old_path is not None and new_path != old_path)
@@ -365,6 +364,15 @@ def parse_file(
             expected="'@@' hunks after the '---'/'+++' lines",
         )
     return ops, i
+
+
+def _no_context(h: _Hunk) -> FormatInvalid:
+    return FormatInvalid(
+        f"the hunk at line {h.line} adds lines but quotes no context or removed lines, so "
+        "there is nothing to find them by; include a few unchanged lines around the change",
+        line=h.line,
+        expected="context lines (starting with a space) in the hunk",
+    )
 
 
 class _Hunk:
