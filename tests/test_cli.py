@@ -77,7 +77,7 @@ def test_apply_from_stdin_writes_and_prints_one_json_object(project, capsys, mon
 def test_dry_run_previews_and_writes_nothing(project, capsys, monkeypatch):
     resp = project / "answer.md"
     resp.write_text(RESPONSE)
-    code, out, err = run(["apply", str(resp), "--root", str(project), "--check"], capsys)
+    code, out, err = run(["apply", str(resp), "--root", str(project), "--dry-run"], capsys)
     assert code == 0
     assert out == "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n-x = 1\n+x = 2\n y = 1\n"
     assert err == (

@@ -174,6 +174,8 @@ class Workspace(Store):
         strip: int | None = None,
         reverse: bool = False,
         directory: str | None = None,
+        replace_all: bool = False,
+        hint_line: int | None = None,
     ) -> Result:
         """Apply a model's response (text in any format, or ops) to the tree, all or nothing.
 
@@ -188,6 +190,10 @@ class Workspace(Store):
         ``reverse`` applies the answer reversed (``-R``: an edit that cannot be reversed is
         ``format_invalid``, nothing applied); ``directory`` goes before every path
         (``--directory``), each then checked by the policy like any path.
+
+        What a person adds to a model's answer: ``replace_all`` makes every search edit
+        change each exact occurrence; ``hint_line`` is the line hint of every search edit
+        that has none (it picks one of several places, the nearest).
         """
         if review and self.session is None:
             raise ValueError("review needs a session: Workspace(root, session=True)")
@@ -195,7 +201,7 @@ class Workspace(Store):
             raise ValueError("strip applies to the paths of a diff's text, not to ops")
         if self.recovery_problem is not None:  # the tree is mid-change: nothing is read
             return Result(False, dry_run, errors=[self.recovery_problem])
-        options = _Options(strip, reverse, directory)
+        options = _Options(strip, reverse, directory, replace_all, hint_line)
         result = self._planned(text, dry_run, review, format, threshold, keep_narration, options)
         if self.store_warning:
             result.warnings.append(self.store_warning)
@@ -237,6 +243,7 @@ class Workspace(Store):
             if refused:
                 errors = [Problem.of(e, k) for k, e in sorted(refused.items())]
                 return self._counted(Result(False, dry_run, errors=errors))
+        ops = opts.told(list(ops))
         files = _Files(self, review)
         threshold = threshold if threshold is not None else self.threshold
         cs = apply_ops(
@@ -625,6 +632,23 @@ class _Options:
     strip: int | None = None
     reverse: bool = False
     directory: str | None = None
+    # A person's additions to every search edit: --replace-all, --line N.
+    replace_all: bool = False
+    hint_line: int | None = None
+
+    def told(self, ops: list[Op]) -> list[Op]:
+        """``ops`` with the person's additions (search edits only)."""
+        if not self.replace_all and self.hint_line is None:
+            return ops
+        out: list[Op] = []
+        for op in ops:
+            if isinstance(op, Replace) and op.old:
+                hint = op.hint_line if op.hint_line is not None else self.hint_line
+                op = dataclasses.replace(
+                    op, replace_all=op.replace_all or self.replace_all, hint_line=hint
+                )
+            out.append(op)
+        return out
 
 
 class _Stale(Exception):

@@ -15,6 +15,7 @@ from .output import (
     diffstat,
     error_line,
     file_stats,
+    for_person,
     numstat,
     show_diff,
     show_edits,
@@ -166,14 +167,17 @@ def cmd_apply(args: argparse.Namespace, io: IO) -> int:
         git["reverse"] = True
     if args.directory is not None:
         git["directory"] = args.directory
-    options = {"format": args.format, "keep_narration": args.keep_narration, **git}
+    if args.hint_line is not None and args.hint_line < 1:
+        raise UsageError(f"--line takes a line number, 1 or more, not {args.hint_line}")
+    person = {"replace_all": args.replace_all, "hint_line": args.hint_line}
+    options = {"format": args.format, "keep_narration": args.keep_narration, **git, **person}
     if stat:
-        return report_stat(ws.apply(text, dry_run=True, **options), args, io)
+        return report_stat(for_person(ws.apply(text, dry_run=True, **options)), args, io)
     if args.review:
-        result = ws.apply(text, review=True, dry_run=args.dry_run, **options)
-        return report_review(result, args, io)
+        result = ws.apply(text, review=True, dry_run=args.dry_run or args.check, **options)
+        return report_review(for_person(result), args, io)
     # A response read from stdin leaves no stdin to answer a confirmation on.
-    result = ws.apply(text, dry_run=True, **options)
+    result = for_person(ws.apply(text, dry_run=True, **options))
     return finish(ws, result, args, io, root=root, stdin_free=args.file != "-")
 
 
@@ -197,8 +201,9 @@ def report_review(result: Result, args: argparse.Namespace, io: IO) -> int:
     if args.json:
         io.json(result.to_dict())
     else:
-        show_diff(io, result)
-        show_edits(io, result)
+        if not args.check:
+            show_diff(io, result)
+            show_edits(io, result)
         show_errors(io, result)
         if result.ok and result.review:
             io.err.line(
@@ -223,11 +228,12 @@ def finish(
     written (exit 1). The commit is recorded for ``undo`` (the root's session store is made
     then, if it has none)."""
     if not args.json:
-        show_diff(io, result)
-        show_edits(io, result)
+        if not args.check:  # git apply --check: silent when it applies
+            show_diff(io, result)
+            show_edits(io, result)
         show_errors(io, result)
-    if not result.ok or args.dry_run:
-        if result.ok and not args.json:
+    if not result.ok or args.dry_run or args.check:
+        if result.ok and not args.json and not args.check:
             io.err.line(
                 f"would apply to {len(result.files)} file(s); nothing was written (dry run)"
             )

@@ -4,6 +4,8 @@ apply's formats."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..text import line_texts
@@ -69,6 +71,33 @@ def show_errors(io: IO, result: Result) -> None:
             io.err.line(rest)
         else:
             io.err.line(code + rest)
+
+
+# The engine's advice is written for a model and its tools; a person at the command line
+# gets the same advice in the words of this command's flags.
+_FOR_PERSON = [
+    (re.compile(r"\bgive a line hint\b"), "pick the place with --line N (the line it starts at)"),
+    (re.compile(r"\bset replace_all to\b"), "pass --replace-all to"),
+    (
+        re.compile(r"; to create it, use write_file"),
+        "; to create it, the answer must hold the whole file (a new-file diff, or an empty SEARCH)",
+    ),
+    (re.compile(r"\bread it with read_file first\b"), "read it first"),
+    (re.compile(r"\buse write_file\b"), "write the whole file"),
+]
+
+
+def for_person(result: Result) -> Result:
+    """``result`` with its errors' advice in the command line's words (``--line N``,
+    ``--replace-all``) instead of a model's tools' (a line hint, ``replace_all``,
+    ``write_file``)."""
+    for k, e in enumerate(result.errors):
+        message = e.message
+        for pattern, words in _FOR_PERSON:
+            message = pattern.sub(words, message)
+        if message != e.message:
+            result.errors[k] = dataclasses.replace(e, message=message)
+    return result
 
 
 def show_warnings(io: IO, result: Result) -> None:

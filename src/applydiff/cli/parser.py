@@ -114,9 +114,23 @@ def build_parser() -> Parser:
         choices=FORMAT_CHOICES,
         help="auto (default) or one format: " + ", ".join(FORMATS),
     )
-    p.add_argument("--dry-run", "--check", action="store_true", help="preview; write nothing")
+    _dry_run_and_check(p)
     p.add_argument(
         "--review", action="store_true", help="keep the outputs pending for accept/merge/discard"
+    )
+    p.add_argument(
+        "--replace-all",
+        action="store_true",
+        help="every search edit changes each exact occurrence (for an ambiguous edit meant "
+        "everywhere)",
+    )
+    p.add_argument(
+        "--line",
+        dest="hint_line",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a search edit that fits several places takes the one nearest line N",
     )
     p.add_argument(
         "--keep-narration",
@@ -160,7 +174,7 @@ def build_parser() -> Parser:
         help="the call's arguments: JSON, @FILE (read from a file) or - (read from stdin)",
     )
     _common(p)
-    p.add_argument("--dry-run", "--check", action="store_true", help="preview; write nothing")
+    _dry_run_and_check(p)
 
     for name, text in (
         (
@@ -363,6 +377,18 @@ def _endpoint(p: argparse.ArgumentParser, *, required: bool = True) -> None:
         help="environment variable holding the API key (default OPENAI_API_KEY)",
     )
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per request")
+
+
+def _dry_run_and_check(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--dry-run", action="store_true", help="show the diff and the edits; write nothing"
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="as git apply --check: only see whether it applies; print nothing but problems "
+        "(exit 0 when it applies, 1 when not); write nothing",
+    )
 
 
 def _merge_options(p: argparse.ArgumentParser) -> None:
