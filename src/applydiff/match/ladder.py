@@ -18,7 +18,7 @@ from ..errors import Ambiguous, EditError, NoMatch, Region
 from . import diff, fuzzy, tiers
 from .doc import Doc
 from .normalize import content, rstrip
-from .numbered import strip_numbers
+from .numbered import unnumbered
 from .rewrite import new_lines
 from .search import LISTED, Declined, Hit, Search, line_of
 
@@ -38,15 +38,14 @@ _LITERAL: tuple[tuple[str, Tier], ...] = (
 def line_numbers(s: Search) -> list[Hit]:
     """The search text as a numbered read showed it (``  12| x = 1``): without the numbers,
     found by a literal tier, the first number a line hint. The replacement loses its
-    numbers too when every line of it has one (``s.new`` is then the text to write)."""
-    read = strip_numbers(s.old, consecutive=True)
+    numbers too when every line of it has one (``s.new`` is then the text to write). A block
+    numbered on some lines only, or barred without numbers, is read without those prefixes,
+    and its replacement loses the same kinds of prefix where it has them."""
+    read = unnumbered(s.old, s.new)
     if read is None:
         return []
-    old, first = read
-    new = s.new
-    if new is not None and (stripped := strip_numbers(new, consecutive=False)) is not None:
-        new = stripped[0]
-    hint = s.hint if s.hint is not None else max(first - 1, 0)
+    old, new, first = read
+    hint = s.hint if s.hint is not None or first is None else max(first - 1, 0)
     sub = Search(s.doc, old, hint=hint, threshold=s.threshold, replace_all=s.replace_all, new=new)
     for name, tier in _LITERAL:
         hits = tier(sub)
