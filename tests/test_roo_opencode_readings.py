@@ -1,5 +1,6 @@
 """Two readings other tools' own tests expect (issue 28, item 6): Roo Code's search text with
-copied line numbers on some lines only (or bars without numbers)."""
+copied line numbers on some lines only (or bars without numbers), and OpenCode's whole-line
+replacement of a line whose blanks differ inside the part it rewrites."""
 
 from __future__ import annotations
 
@@ -88,3 +89,29 @@ def test_strip_some_numbers_undoes_numbers_on_any_lines(lines, start, data):
         shape.format(n=start + i, x=x) if i in marked else x for i, x in enumerate(lines)
     )
     assert strip_some_numbers(text) == Partly("\n".join(lines), start, False)
+
+
+# -- a whole-line replacement of a line whose blanks differ ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["if\t(  condition\t) {", "if\t \t( \tcondition\t )\t{", "if (  condition ) {"],
+)
+def test_the_replacement_line_is_the_answer_when_only_blanks_differ(line):
+    text = f"x = 1\n{line}\n  go();\n}}\n"
+    out, tier = replaced(text, "if ( condition ) {", "if (newCondition) {")
+    assert out == "x = 1\nif (newCondition) {\n  go();\n}\n"
+    assert tier == "whitespace"
+
+
+def test_the_replacement_line_keeps_the_file_indentation():
+    text = "function f() {\n\tif\t(  ready\t) {\n\t\tgo();\n\t}\n}\n"
+    out, _ = replaced(text, "    if ( ready ) {\n", "    if (ready && !done) {\n")
+    assert out == "function f() {\n\tif (ready && !done) {\n\t\tgo();\n\t}\n}\n"
+
+
+def test_a_line_that_differs_in_more_than_blanks_is_still_refused():
+    text = "x = 1\nif\t(  condition2\t) {\n}\n"
+    with pytest.raises(NoMatch):
+        replaced(text, "if ( condition ) {\n}\n", "if (newCondition) {\n}\n")

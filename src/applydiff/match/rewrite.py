@@ -409,6 +409,10 @@ def _changed_line(hit: Hit, i: int, line: str, leads: Leads, first_line: Callabl
             base.lstrip(" \t"), ours.lstrip(" \t"), line.lstrip(" \t"), undo, place
         )
     except inline.Conflict:
+        if collapse(base) == collapse(ours):
+            # The file's line is the quoted one but for its blanks, some inside the part the
+            # model rewrote: its line is the answer, at the file's indentation.
+            return lead + adapted.lstrip(" \t")
         raise _conflict(hit, i, line, first_line()) from None
     return lead + (adapted.lstrip(" \t") if merged is None else merged)
 
