@@ -1,5 +1,11 @@
 """The matching ladder: tiers in order, the first that finds anything decides.
 
+A tier that finds the text but cannot decide records it (``Search.declined``); no later tier
+then applies it: the refusal names both readings (the exact tier's text found once from the
+middle of a line, whose replacement's first line is blank, may mean the text as written or
+the whole lines). Only where the declining tier read the text as the whole lines it spans
+may a later tier place it, there and nowhere else.
+
 More than one hit in that tier is ``ambiguous`` unless ``replace_all`` (exact tier only) or the
 line hint picks one. No hit in any tier is ``no_match``, reported with the closest regions.
 
