@@ -34,6 +34,11 @@ DOTLESS = frozenset(
 )
 
 
+# What a path line holds somewhere, whatever decorates it (path_of): most lines hold none,
+# and this one search turns them away before the stripping.
+_MAY_NAME = re.compile(r"[./\\]|" + "|".join(sorted(DOTLESS)))
+
+
 def response_lines(text: str) -> list[str]:
     """The response split into lines; a CR before the LF is dropped (CRLF responses)."""
     lines = text.split("\n")
@@ -58,6 +63,8 @@ def tag_fence(line: str) -> bool:
 def path_of(line: str) -> str | None:
     """The path a line names, when the line is nothing but a path with decorations:
     ``src/a.py``, ``**src/a.py**``, ``# `src/a.py`:``, ``File: src/a.py``."""
+    if not _MAY_NAME.search(line):
+        return None
     s = line.strip()
     s = s.lstrip("#").strip()
     s = _LABEL.sub("", s)

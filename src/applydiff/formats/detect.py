@@ -184,12 +184,13 @@ def scan(
                 retry = len(ops) if _closed_by_divider(op) else None
                 block = [op], end
         elif unified_on:
-            if unified.is_start(lines, i):
+            if lead == "@":  # hunks with no header: for the path above them, or the call's
+                if line.startswith("@@") and (
+                    hunk_path := search_replace.find_path(lines, i, floor) or path
+                ):
+                    block = unified.parse_file(lines, i, hunk_path)
+            elif unified.is_start(lines, i):
                 block = unified.parse_file(lines, i, strip=strip)
-            elif line.startswith("@@") and (
-                hunk_path := search_replace.find_path(lines, i, floor) or path
-            ):
-                block = unified.parse_file(lines, i, hunk_path)
         if block is None:
             i += 1
             continue

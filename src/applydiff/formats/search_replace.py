@@ -62,7 +62,10 @@ def find_path(lines: list[str], head: int, stop: int) -> str | None:
         i -= 1
         if not line.strip():
             continue
-        if fence(line) or (line.lstrip()[:1] == "<" and tag_fence(line)):
+        # Only a line holding one of these can be a fence (a flood of '@@' lines holds none).
+        if ("`" in line or "~" in line or "<" in line) and (
+            fence(line) or (line.lstrip()[:1] == "<" and tag_fence(line))
+        ):
             continue
         seen += 1
         found = path_of(line)
