@@ -36,14 +36,17 @@ class Landmarks:
         self._lines: dict[str, list[int]] = {c: [] for c in FENCE_CHARS}
         self._counts: dict[str, list[int]] = {c: [] for c in FENCE_CHARS}
         text = "\n".join(lines)
+        # Names bound once: a flood of start lines runs this loop once a line.
+        starts, fences, count = self.starts, self._fences, text.count
         line = pos = 0
         for m in _START.finditer(text):
-            line += text.count("\n", pos, m.start())
-            pos = m.start()
-            self.starts.append(line)
+            at = m.start()
+            line += count("\n", pos, at)
+            pos = at
+            starts.append(line)
             run = m.group(1)
             if run:
-                self._fences[line] = run
+                fences[line] = run
                 if m.group(2) is not None:
                     self._lines[run[0]].append(line)
                     self._counts[run[0]].append(len(run))

@@ -53,12 +53,14 @@ _KEPT_STEMS = (
 )
 
 
+_STEMS = re.compile("|".join(_KEPT_STEMS))  # one search for them all
+
+
 def _may_keep(inner: list[str]) -> bool:
     text = "\n".join(inner)
     if not text.isascii():
         return True
-    low = text.lower()
-    return any(w in low for w in _KEPT_STEMS)
+    return _STEMS.search(text.lower()) is not None
 
 
 _NOT_CODE = frozenset(("diff", "patch", "udiff", "markdown", "md", "text", "txt", "console"))
