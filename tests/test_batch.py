@@ -445,7 +445,7 @@ def test_emit_batch_writes_realistic_records_that_mostly_apply_exactly(corpus_fi
 def test_the_parsers_the_main_command_line_wires_in():
     import argparse
 
-    from applydiff.batch.cli import add_batch_parser, add_emit_batch_arguments
+    from applydiff.batch_arguments import add_batch_parser, add_emit_batch_arguments
 
     parser = argparse.ArgumentParser(prog="applydiff")
     sub = parser.add_subparsers(dest="command")

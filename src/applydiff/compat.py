@@ -28,9 +28,10 @@ ambiguous), all files or none.
 
 from __future__ import annotations
 
+from . import names
 from .text import split_lines
 
-COMPATS = ("filesystem", "fast-apply", "anthropic")
+COMPATS = names.COMPATS
 
 # The tool keys each dialect offers (their specs are in the tool catalogue,
 # :data:`applydiff.tools.SPECS`).

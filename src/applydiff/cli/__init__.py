@@ -20,7 +20,6 @@ import io as io_module
 import sys
 from collections.abc import Callable
 
-from ..problems import Problem
 from .base import EXIT_USAGE, IO, UsageError, usage_json
 
 __all__ = ["commands", "main"]
@@ -128,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except Exception as e:  # a bug: the traceback on stderr, and still one JSON object
         if json_mode:
+            from ..problems import Problem
+
             message = f"{type(e).__name__}: {e}"
             io.json(
                 {

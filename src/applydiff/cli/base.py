@@ -10,12 +10,11 @@ holds exactly one JSON object, whatever happens; a wrong command prints
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any, TextIO
 
-from ..problems import Problem
+# json and problems are imported where they are used: `applydiff --help` needs neither.
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
 USAGE = "usage"  # the code of a wrong command in the JSON (no library error has it)
@@ -130,11 +129,15 @@ class IO:
 
     def json(self, obj: dict[str, Any]) -> None:
         """The one JSON object of a ``--json`` run, on one line of stdout."""
+        import json
+
         self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
 def usage_json(message: str) -> dict[str, Any]:
     """The JSON of a wrong command."""
+    from ..problems import Problem
+
     return {
         "ok": False,
         "errors": [Problem(USAGE, message).to_dict()],

@@ -311,6 +311,12 @@ def _no_store(root: str) -> bool:
     return not os.path.lexists(os.path.join(root, STATE_DIR))
 
 
+STATUS_LEGEND = (
+    "codes: M modified, A added, D deleted (pending review); ~ changed on disk since the "
+    "model saw it; ~M both (merge it); blank: the model saw it, nothing pending"
+)
+
+
 def cmd_status(args: argparse.Namespace, io: IO) -> int:
     root = root_of(args)
     ws = None if _no_store(root) else open_workspace(args, root)
@@ -333,6 +339,8 @@ def cmd_status(args: argparse.Namespace, io: IO) -> int:
         io.out.line(f"{r['status'] or ' ':<2} {r['path']}")
     if not rows:
         io.err.line("no files in the session")
+    elif io.err.terminal:  # for a person; a script reading the listing knows the codes
+        io.err.line(STATUS_LEGEND)
     return EXIT_OK
 
 

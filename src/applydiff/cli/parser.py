@@ -1,25 +1,18 @@
 """The ``applydiff`` command line's arguments: every command, its options, and the allowed
-values of ``--format``, ``--mode``, ``--dialect`` and ``--compat`` taken from the constants
-the library checks them against."""
+values of ``--format``, ``--mode``, ``--dialect`` and ``--compat`` from :mod:`applydiff.names`
+(plain constants: ``--help`` imports no module of the library's work)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any, NoReturn
 
-from ..batch.cli import add_batch_parser, add_emit_batch_arguments
-from ..compat import COMPATS
-from ..evals.tasks import shipped_task_names
-from ..formats import FORMATS
-from ..prompts import TEXT_MODES
-from ..tools import DIALECTS, MODES
+from ..batch_arguments import add_batch_parser, add_emit_batch_arguments
+from ..names import COMPATS, DIALECTS, EDIT_TOOLS, FORMATS, MERGE_PROMPTS, MODES, TASKS, TEXT_MODES
 from ..version import __version__
 from .base import COLORS, UsageError
 
 FORMAT_CHOICES = ("auto", *FORMATS)
-# merge_model.PROMPTS' names (tests/test_merge_model.py keeps the two equal; the parser does
-# not import the HTTP client).
-MERGE_PROMPTS = ("fastapply", "morph")
 EDIT_MODES = (*MODES, *TEXT_MODES)
 
 TOP_EXAMPLES = """examples:
@@ -33,6 +26,110 @@ APPLY_EXAMPLES = """examples:
   git diff | applydiff apply -R --yes        # undo a working-tree change, as git apply -R
   applydiff apply fix.patch -p1 --stat       # what the patch touches, as git apply --stat
 """
+
+# Each command's one-line help (in `applydiff --help`), what it does and prints (its own
+# --help), and an example.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "call": (
+        "run one edit tool call (write_file, edit_file, ...)",
+        "Run one edit tool call, as a model would send it, against the tree: the diff on\n"
+        "stdout, the edit's tier and confidence on stderr; asks before writing unless --yes.",
+        'applydiff call edit_file --args \'{"path": "a.py", "old_string": "x = 1", '
+        '"new_string": "x = 2"}\'',
+    ),
+    "status": (
+        "list the session's files and their review codes",
+        "List every file the session knows, one per line: its code, then its path.\n"
+        "Codes: M the model modified it (pending), A added (pending), D deleted (pending),\n"
+        "~ changed on disk since the model was shown it, ~M pending and changed on disk\n"
+        "(a conflict: merge it), blank: the model was shown it and nothing waits.",
+        "applydiff status | grep '^~M'",
+    ),
+    "accept": (
+        "write pending outputs to disk",
+        "Write the outputs pending review (all, or those of PATH...) to disk, together;\n"
+        "prints 'modified: PATH' (or added, deleted) for each. A file changed on disk since\n"
+        "the output was made (~M) is refused: merge it instead.",
+        "applydiff accept src/app.py",
+    ),
+    "discard": (
+        "drop pending outputs",
+        "Drop the outputs pending review (all, or those of PATH...); the disk is not touched.\n"
+        "Prints 'discarded: PATH' for each.",
+        "applydiff discard",
+    ),
+    "merge": (
+        "three-way merge pending outputs with the files on disk",
+        "Merge each pending output into the file on disk (base: what the output was made\n"
+        "from). Clean merges and conflicts are both written, conflicts between <<<<<<< and\n"
+        ">>>>>>> lines; prints 'merged: PATH' and the conflicts' lines.",
+        "applydiff merge src/app.py",
+    ),
+    "undo": (
+        "restore the files of the last commit (or one file's last change)",
+        "Restore the files of the last commit, whichever command made it (or, with PATH,\n"
+        "that file as it was before its last change); prints 'restored: PATH' or\n"
+        "'deleted: PATH'. Undoing an accept puts its outputs back pending.",
+        "applydiff undo src/app.py",
+    ),
+    "recover": (
+        "list (or --discard) the journals recovery did not trust",
+        "List the journals of interrupted changes that recovery did not trust (moved to\n"
+        ".applydiff/quarantine/, nothing written), each with why; --discard deletes them.",
+        "applydiff recover --discard",
+    ),
+    "schema": (
+        "print the tool definitions for a diff mode (or a text mode's rules)",
+        "Print the tool definitions (JSON) a model is given for a diff mode, in the schema\n"
+        "of an API dialect; for a text mode, the rules its prompt states.",
+        "applydiff schema --mode search_replace --dialect anthropic",
+    ),
+    "profile": (
+        "the profile and diff mode for a model name",
+        "Print the profile (nano, minimal, full) and the diff mode applydiff picks for a\n"
+        "model, read from the size in its name (7b, 1.5B, 8x7b).",
+        "applydiff profile qwen2.5-coder-7b-instruct",
+    ),
+    "serve": (
+        "run the MCP server (stdio) for a root",
+        "Serve the root's edit tools over MCP on stdin/stdout (for an agent's config); the\n"
+        "log goes to stderr.",
+        "applydiff serve --root . --model gpt-4o-mini",
+    ),
+    "edit": (
+        "let a model do TASK on the tree (an OpenAI-compatible endpoint)",
+        "Ask a model to do TASK on the tree through its tools, feeding back each refusal;\n"
+        "prints the diff of its changes on stdout and asks before writing unless --yes.",
+        "applydiff edit 'rename run to start' --endpoint http://127.0.0.1:8080/v1 "
+        "--model qwen2.5-coder-7b",
+    ),
+    "eval-models": (
+        "score models x modes on the edit task suite",
+        "Run each model in each diff mode on the edit task suite and print the scores as a\n"
+        "table (and a report in --out); --replay re-scores recorded transcripts.",
+        "applydiff eval-models --endpoint http://127.0.0.1:8080/v1 --model a --model b",
+    ),
+    "bench": (
+        "accuracy and speed next to other edit engines, with charts",
+        "Measure applydiff's matching next to other edit engines on generated edits of real\n"
+        "files: a table on stdout, the report and charts in --out.",
+        "applydiff bench --quick --out /tmp/bench",
+    ),
+    "parse": (
+        "read a model's response and print the edits it holds",
+        "Read a model's response and print the edits found in it, one per line: its index,\n"
+        "kind, path and answer line; nothing is applied.",
+        "applydiff parse answer.md --json",
+    ),
+}
+
+
+def _command(sub: Any, name: str, **kwargs: Any) -> Parser:
+    """A subcommand with its help, description and example from :data:`COMMANDS`."""
+    short, long, example = COMMANDS[name]
+    return sub.add_parser(
+        name, help=short, description=long, epilog=f"example:\n  {example}\n", **kwargs
+    )
 
 
 class Formatter(argparse.RawDescriptionHelpFormatter):
@@ -165,7 +262,7 @@ def build_parser() -> Parser:
         help="print added and deleted lines per file, tab-separated; write nothing",
     )
 
-    p = sub.add_parser("call", help="run one edit tool call (write_file, edit_file, ...)")
+    p = _command(sub, "call")
     p.add_argument("tool", metavar="TOOL", help="the tool: " + ", ".join(call_tools()))
     p.add_argument(
         "--args",
@@ -176,18 +273,8 @@ def build_parser() -> Parser:
     _common(p)
     _dry_run_and_check(p)
 
-    for name, text in (
-        (
-            "status",
-            "the session's files: M modified, A added, D deleted (pending), ~ changed "
-            "on disk, ~M conflict",
-        ),
-        ("accept", "write pending outputs to disk"),
-        ("discard", "drop pending outputs"),
-        ("merge", "three-way merge pending outputs with the files on disk"),
-        ("undo", "restore the files of the last commit (or one file's last change)"),
-    ):
-        p = sub.add_parser(name, help=text, description=text)
+    for name in ("status", "accept", "discard", "merge", "undo"):
+        p = _command(sub, name)
         if name in ("accept", "discard", "merge"):
             p.add_argument("paths", metavar="PATH", nargs="*", help="only these files")
         if name == "undo":
@@ -197,19 +284,12 @@ def build_parser() -> Parser:
         _root(p)
         _shared(p)
 
-    text = (
-        "list the journals of interrupted changes that recovery did not trust (moved to "
-        ".applydiff/quarantine/, nothing written), with why; --discard deletes them. "
-        "Example: applydiff recover --discard"
-    )
-    p = sub.add_parser("recover", help=text.split("; ")[0], description=text)
+    p = _command(sub, "recover")
     p.add_argument("--discard", action="store_true", help="delete the quarantined journals")
     _root(p)
     _shared(p)
 
-    p = sub.add_parser(
-        "schema", help="print the tool definitions for a diff mode (or a text mode's rules)"
-    )
+    p = _command(sub, "schema")
     p.add_argument(
         "--mode",
         default=None,
@@ -226,11 +306,13 @@ def build_parser() -> Parser:
     p.add_argument("--compat", default=None, choices=COMPATS, help=_COMPAT_HELP)
     _shared(p)
 
-    p = sub.add_parser("profile", help="the profile and diff mode for a model name")
-    p.add_argument("model", metavar="MODEL")
+    p = _command(sub, "profile")
+    p.add_argument(
+        "model", metavar="MODEL", help="a model name, e.g. llama-3.1-8b-instruct or gpt-4o"
+    )
     _shared(p)
 
-    p = sub.add_parser("serve", help="run the MCP server (stdio) for a root")
+    p = _command(sub, "serve")
     _root(p)
     p.add_argument(
         "--mode",
@@ -247,9 +329,7 @@ def build_parser() -> Parser:
     _merge_options(p)
     _shared(p, json=False)
 
-    p = sub.add_parser(
-        "edit", help="let a model do TASK on the tree (an OpenAI-compatible endpoint)"
-    )
+    p = _command(sub, "edit")
     p.add_argument("task", metavar="TASK", help="what to do, in words")
     _endpoint(p)
     p.add_argument("--model", required=True, help="the model name the endpoint serves")
@@ -273,7 +353,7 @@ def build_parser() -> Parser:
     p.add_argument("--yes", "-y", action="store_true", help="write the changes without asking")
     _shared(p)
 
-    p = sub.add_parser("eval-models", help="score models x modes on the edit task suite")
+    p = _command(sub, "eval-models")
     _endpoint(p, required=False)
     p.add_argument("--model", action="append", default=None, help="a model (repeatable)")
     p.add_argument(
@@ -286,11 +366,16 @@ def build_parser() -> Parser:
         "--tasks",
         default=None,
         help="comma-separated task names (default: all of the shipped suite: "
-        + ", ".join(shipped_task_names())
+        + ", ".join(TASKS)
         + ")",
     )
     p.add_argument("--runs", type=int, default=1, help="runs per task (default 1)")
-    p.add_argument("--max-exchanges", type=int, default=3)
+    p.add_argument(
+        "--max-exchanges",
+        type=int,
+        default=3,
+        help="answers with edits each model may send per task (default 3)",
+    )
     p.add_argument(
         "--suite", default=None, help="the task suite (default: the one shipped with applydiff)"
     )
@@ -303,12 +388,12 @@ def build_parser() -> Parser:
     )
     _shared(p)
 
-    p = sub.add_parser("bench", help="accuracy and speed next to other edit engines, with charts")
+    p = _command(sub, "bench")
     p.add_argument("--quick", action="store_true", help="a small run (under a minute)")
     p.add_argument("--out", default="applydiff-bench", help="directory for the report")
     p.add_argument("--engines", default=None, help="comma-separated (applydiff,exact,aider,dmp)")
     p.add_argument("--files", default=None, help="glob of source files (default: the stdlib)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated edits (default 0)")
     p.add_argument("--per-kind", type=int, default=None, help="cases per kind of edit")
     add_emit_batch_arguments(p)
     _shared(p)
@@ -338,7 +423,7 @@ def build_parser() -> Parser:
     )
     _shared(p)
 
-    p = sub.add_parser("parse", help="read a model's response and print the edits it holds")
+    p = _command(sub, "parse")
     p.add_argument("file", metavar="FILE", help="the response (a path, or - for stdin)")
     p.add_argument(
         "--format",
@@ -358,8 +443,6 @@ _COMPAT_HELP = (
 
 def call_tools() -> tuple[str, ...]:
     """The tools ``applydiff call`` runs: the edit tools of the catalogue."""
-    from ..tools import EDIT_TOOLS
-
     return tuple(sorted(EDIT_TOOLS))
 
 

@@ -7,11 +7,12 @@ import json
 from typing import Any
 
 from .. import compat as compat_mod
+from .. import names
 from ..formats.tool_calls import TOOLS
 from .listing import FIND_LINES, FIND_PATHS, TREE_LIMIT
 from .profiles import DEFAULT_MODE, MODES
 
-DIALECTS = ("openai", "anthropic", "mcp")
+DIALECTS = names.DIALECTS
 EDIT_TOOLS = frozenset(TOOLS)  # the calls that edit: batched, all or none, per message
 
 _RULES = (

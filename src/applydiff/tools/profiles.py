@@ -5,16 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .. import names
+
 # The edit tool each mode offers is in the catalogue; "off" offers none (reads only).
-MODES = (
-    "search_replace_multi",
-    "search_replace",
-    "anchored",
-    "diff_block",
-    "apply_diff",
-    "patch",
-    "off",
-)
+MODES = names.MODES
 DEFAULT_MODE = "search_replace_multi"
 PROFILES: dict[str, dict[str, Any]] = {
     "nano": {"max_params_b": 4.0, "mode": "diff_block"},  # write_file + SEARCH/REPLACE text
