@@ -72,6 +72,16 @@ def test_a_replacement_keeps_bars_when_the_search_text_had_numbers_only():
     assert (out, tier) == ("rows = [\n    1,\n]\n| table |\n", "line_numbers")
 
 
+def test_numbers_come_off_the_replacement_lines_that_have_them():
+    """Every search line numbered, the model's added line not: before, the numbered lines
+    were written into the file with their numbers."""
+    text = "def f():\n    a = 1\n    b = 2\n    return a + b\n"
+    old = "2 |     a = 1\n3 |     b = 2\n"
+    out, tier = replaced(text, old, "2 |     a = 1\n    c = 0\n3 |     b = 2\n")
+    assert out == "def f():\n    a = 1\n    c = 0\n    b = 2\n    return a + b\n"
+    assert tier == "line_numbers"
+
+
 LINES = st.lists(
     st.sampled_from(["def f(x):", "    y = x + 1", "", "    return y", "z = [1, 2]", "# note"]),
     min_size=1,

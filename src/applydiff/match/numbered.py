@@ -104,8 +104,10 @@ def unnumbered(old: str, new: str | None) -> tuple[str, str | None, int | None] 
     search text does not read as numbered."""
     whole = strip_numbers(old, consecutive=True)
     if whole is not None:
-        if new is not None and (stripped := strip_numbers(new, consecutive=False)) is not None:
-            new = stripped[0]
+        if new is not None:
+            # Lines the model added carry no number: the others still lose theirs.
+            stripped = strip_numbers(new, consecutive=False)
+            new = strip_prefixes(new, numbers=True, bars=False) if stripped is None else stripped[0]
         return whole[0], new, whole[1]
     partly = strip_some_numbers(old)
     if partly is None:
