@@ -29,20 +29,46 @@ _OBJECT_FORMAT = re.compile(rb"^\s*objectformat\s*=\s*sha256\s*$", re.IGNORECASE
 def repository(start: Path) -> tuple[Path, Path] | None:
     """``(top, git directory)`` of the work tree holding ``start``, or None outside one. A
     ``.git`` file (a worktree, a submodule) names its git directory."""
-    here = Path(os.path.realpath(start))
-    for top in (here, *here.parents):
-        dot = top / ".git"
-        if dot.is_dir():
-            return top, dot
-        if dot.is_file():
-            try:
-                line = dot.read_text("utf-8", "replace").strip()
-            except OSError:
-                return None
-            if not line.startswith("gitdir:"):
-                return None
-            return top, (top / line[len("gitdir:") :].strip()).resolve()
-    return None
+    top = git_toplevel(str(start))
+    if top is None:
+        return None
+    dot = Path(top) / ".git"
+    if dot.is_dir():
+        return Path(top), dot
+    try:
+        line = dot.read_text("utf-8", "replace").strip()
+    except OSError:
+        return None
+    return Path(top), (Path(top) / line[len("gitdir:") :].strip()).resolve()
+
+
+def git_toplevel(start: str) -> str | None:
+    """The top of the git work tree holding ``start`` (a directory or a file in one), as
+    ``git rev-parse --show-toplevel`` finds it without running git: the nearest directory
+    at or above ``start`` with a ``.git`` directory, or a ``.git`` file (``gitdir: ...``,
+    as a linked worktree or a submodule has). None outside any work tree."""
+    here = os.path.realpath(start)
+    if not os.path.isdir(here):
+        here = os.path.dirname(here)
+    while True:
+        dot_git = os.path.join(here, ".git")
+        if os.path.isdir(dot_git) or _gitdir_file(dot_git):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def _gitdir_file(path: str) -> bool:
+    """Whether ``path`` is a ``.git`` file pointing at a git directory (``gitdir: ...``)."""
+    if not os.path.isfile(path):  # never open a FIFO: it would block
+        return False
+    try:
+        with open(path, "rb") as f:
+            return f.read(8) == b"gitdir: "
+    except OSError:
+        return False
 
 
 def tracked(paths: list[Path]) -> set[Path] | None:

@@ -41,6 +41,7 @@ from .errors import (
     MissingFile,
 )
 from .formats import no_edit, parse
+from .gitindex import git_toplevel
 from .ir import Anchored, Op, Replace, as_asked
 from .merge3 import merge3
 from .problems import Problem, listed
@@ -65,35 +66,6 @@ __all__ = [
     "Workspace",
     "git_toplevel",
 ]
-
-
-def git_toplevel(start: str) -> str | None:
-    """The top of the git work tree holding ``start`` (a directory or a file in one), as
-    ``git rev-parse --show-toplevel`` finds it without running git: the nearest directory
-    at or above ``start`` with a ``.git`` directory, or a ``.git`` file (``gitdir: ...``,
-    as a linked worktree or a submodule has). None outside any work tree."""
-    here = os.path.realpath(start)
-    if not os.path.isdir(here):
-        here = os.path.dirname(here)
-    while True:
-        dot_git = os.path.join(here, ".git")
-        if os.path.isdir(dot_git) or _gitdir_file(dot_git):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
-
-
-def _gitdir_file(path: str) -> bool:
-    """Whether ``path`` is a ``.git`` file pointing at a git directory (``gitdir: ...``)."""
-    if not os.path.isfile(path):  # never open a FIFO: it would block
-        return False
-    try:
-        with open(path, "rb") as f:
-            return f.read(8) == b"gitdir: "
-    except OSError:
-        return False
 
 
 class _Files(Mapping[str, str]):
