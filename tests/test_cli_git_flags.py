@@ -6,6 +6,7 @@ bytes on disk."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -77,13 +78,19 @@ def test_stat_and_numstat_print_gits_formats_and_write_nothing(repo):
 
 
 def test_a_git_diff_run_in_a_subdirectory_takes_paths_from_the_top(repo):
-    proc = cli("apply", "--yes", cwd=repo / "docs", stdin=DIFF)
+    # From the file's own directory: its paths read from the top, as git apply reads them.
+    proc = cli("apply", "--yes", cwd=repo / "src", stdin=DIFF)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.endswith("applied to 1 file(s)\n")
     assert (repo / "src/calc.py").read_bytes() == AFTER
     # -R undoes it, as git apply -R does.
-    proc = cli("apply", "-R", "--yes", cwd=repo / "docs", stdin=DIFF)
+    proc = cli("apply", "-R", "--yes", cwd=repo / "src", stdin=DIFF)
     assert proc.returncode == 0, proc.stderr
+    assert (repo / "src/calc.py").read_bytes() == BEFORE
+    # From another directory the file is outside it: skipped, as git apply skips it.
+    proc = cli("apply", "--yes", cwd=repo / "docs", stdin=DIFF)
+    assert proc.returncode == 0, proc.stderr
+    assert "Skipped patch 'src/calc.py'" in proc.stderr
     assert (repo / "src/calc.py").read_bytes() == BEFORE
 
 
@@ -152,3 +159,53 @@ def test_diffstat_scales_and_shortens_as_git_does():
     )
     assert quote_path('t\xe9st "q".py') == '"t\\303\\251st \\"q\\".py"'
     assert numstat([{"path": "tab\there", "added": 1, "deleted": 0}]) == '1\t0\t"tab\\there"\n'
+
+
+# -- run from a subdirectory, as git apply (issue 29) -----------------------------------------
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_git_diff_from_a_subdirectory_skips_files_outside_it(tmp_path):
+    from git_repo import git
+
+    git(tmp_path, "init", "-q")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "top.txt").write_bytes(b"a\n")
+    (tmp_path / "sub" / "in.txt").write_bytes(b"b\n")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "init")
+    (tmp_path / "top.txt").write_bytes(b"A\n")
+    (tmp_path / "sub" / "in.txt").write_bytes(b"B\n")
+    patch = git(tmp_path, "diff")
+    git(tmp_path, "checkout", "-q", ".")
+    (tmp_path / "p.diff").write_text(patch)
+    cli = [sys.executable, "-m", "applydiff"]
+    done = subprocess.run(
+        [*cli, "apply", "../p.diff", "--yes"], cwd=tmp_path / "sub", capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "--- a/sub/in.txt\n+++ b/sub/in.txt\n@@ -1 +1 @@\n-b\n+B\n"
+    assert (
+        "warning: Skipped patch 'top.txt': outside sub/, where the command runs (as git apply "
+        "skips it)\n" in done.stderr
+    )
+    assert (tmp_path / "top.txt").read_bytes() == b"a\n"
+    assert (tmp_path / "sub" / "in.txt").read_bytes() == b"B\n"
+    # git apply itself does the same from there.
+    git(tmp_path, "checkout", "-q", ".")
+    subprocess.run(["git", "apply", "../p.diff"], cwd=tmp_path / "sub", check=True)
+    assert (tmp_path / "top.txt").read_bytes() == b"a\n"
+    assert (tmp_path / "sub" / "in.txt").read_bytes() == b"B\n"
+    git(tmp_path, "checkout", "-q", ".")
+    # Only files outside: nothing to apply, said, exit 0, nothing asked.
+    (tmp_path / "top.diff").write_text(patch.split("diff --git a/top.txt")[0] or patch)
+    only_top = "diff --git a/top.txt" + patch.split("diff --git a/top.txt")[1]
+    (tmp_path / "top.diff").write_text(only_top)
+    done = subprocess.run(
+        [*cli, "apply", "../top.diff"], cwd=tmp_path / "sub", capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.endswith("nothing to apply; nothing was written\n")
+    assert (tmp_path / "top.txt").read_bytes() == b"a\n"
+    # From the top, both.
+    done = subprocess.run([*cli, "apply", "p.diff", "--yes"], cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0
+    assert (tmp_path / "top.txt").read_bytes() == b"A\n"

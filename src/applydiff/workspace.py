@@ -42,7 +42,7 @@ from .errors import (
 )
 from .formats import no_edit, parse
 from .gitindex import git_toplevel
-from .ir import Anchored, Op, Replace, as_asked
+from .ir import Anchored, Move, Op, Replace, as_asked, normalize_path
 from .merge3 import merge3
 from .problems import Problem, listed
 from .results import FileOutcome, Plan, PlannedWrite, Result
@@ -148,6 +148,7 @@ class Workspace(Store):
         directory: str | None = None,
         replace_all: bool = False,
         hint_line: int | None = None,
+        within: str | None = None,
     ) -> Result:
         """Apply a model's response (text in any format, or ops) to the tree, all or nothing.
 
@@ -166,6 +167,10 @@ class Workspace(Store):
         What a person adds to a model's answer: ``replace_all`` makes every search edit
         change each exact occurrence; ``hint_line`` is the line hint of every search edit
         that has none (it picks one of several places, the nearest).
+
+        ``within`` (a directory relative to the root) is ``git apply`` run from a
+        subdirectory: the edits of a file outside it are skipped, each file named in a
+        warning ("Skipped patch 'x'.").
         """
         if review and self.session is None:
             raise ValueError("review needs a session: Workspace(root, session=True)")
@@ -173,7 +178,7 @@ class Workspace(Store):
             raise ValueError("strip applies to the paths of a diff's text, not to ops")
         if self.recovery_problem is not None:  # the tree is mid-change: nothing is read
             return Result(False, dry_run, errors=[self.recovery_problem])
-        options = _Options(strip, reverse, directory, replace_all, hint_line)
+        options = _Options(strip, reverse, directory, replace_all, hint_line, within)
         result = self._planned(text, dry_run, review, format, threshold, keep_narration, options)
         if self.store_warning:
             result.warnings.append(self.store_warning)
@@ -215,7 +220,7 @@ class Workspace(Store):
             if refused:
                 errors = [Problem.of(e, k) for k, e in sorted(refused.items())]
                 return self._counted(Result(False, dry_run, errors=errors))
-        ops = opts.told(list(ops))
+        ops, skipped = opts.skipped(opts.told(list(ops)))
         files = _Files(self, review)
         threshold = threshold if threshold is not None else self.threshold
         cs = apply_ops(
@@ -227,6 +232,11 @@ class Workspace(Store):
             merge_model=self.merge_model,
         )
         result = self._result(cs, files, dry_run, ops)
+        result.warnings += [
+            f"Skipped patch {path!r}: outside {opts.within}/, where the command runs (as git "
+            "apply skips it)"
+            for path in skipped
+        ]
         result.ops = ops
         self._counted(result)
         if result.ok and review and result.plan is not None:
@@ -607,6 +617,24 @@ class _Options:
     # A person's additions to every search edit: --replace-all, --line N.
     replace_all: bool = False
     hint_line: int | None = None
+    # git apply from a subdirectory: only files under it are patched.
+    within: str | None = None
+
+    def skipped(self, ops: list[Op]) -> tuple[list[Op], list[str]]:
+        """``ops`` without those of files outside ``within``, and those files' paths."""
+        if self.within is None:
+            return ops, []
+        prefix = normalize_path(self.within).rstrip("/") + "/"
+        files = [op.path for op in ops] + [op.to for op in ops if isinstance(op, Move)]
+        outside = {normalize_path(p) for p in files if not normalize_path(p).startswith(prefix)}
+        if not outside:
+            return ops, []
+
+        def inside(op: Op) -> bool:
+            names = [op.path, op.to] if isinstance(op, Move) else [op.path]
+            return not any(normalize_path(n) in outside for n in names)
+
+        return [op for op in ops if inside(op)], sorted(outside)
 
     def told(self, ops: list[Op]) -> list[Op]:
         """``ops`` with the person's additions (search edits only)."""

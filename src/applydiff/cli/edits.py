@@ -170,6 +170,10 @@ def cmd_apply(args: argparse.Namespace, io: IO) -> int:
     if args.hint_line is not None and args.hint_line < 1:
         raise UsageError(f"--line takes a line number, 1 or more, not {args.hint_line}")
     person = {"replace_all": args.replace_all, "hint_line": args.hint_line}
+    if args.root is None and root != ".":  # a git diff, from the repository's top
+        here = os.path.relpath(os.path.realpath(os.getcwd()), root)
+        if here != ".":  # run from a subdirectory: as git apply, only files under it
+            git["within"] = here
     options = {"format": args.format, "keep_narration": args.keep_narration, **git, **person}
     if stat:
         return report_stat(for_person(ws.apply(text, dry_run=True, **options)), args, io)
@@ -232,6 +236,13 @@ def finish(
             show_diff(io, result)
             show_edits(io, result)
         show_errors(io, result)
+    if result.ok and not result.files:  # every file skipped: nothing to ask about or write
+        if args.json:
+            io.json(result.to_dict())
+        else:
+            show_warnings(io, result)
+            io.err.line("nothing to apply; nothing was written")
+        return EXIT_OK
     if not result.ok or args.dry_run or args.check:
         if result.ok and not args.json and not args.check:
             io.err.line(
