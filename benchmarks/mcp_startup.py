@@ -6,7 +6,9 @@ phase, cumulative from the spawn, for the default tool set and for --compat file
 what the imports alone cost in a fresh interpreter (python itself, applydiff.mcp_server).
 
 Run: python benchmarks/mcp_startup.py [--runs N] [--check]
-The budget is 1.5 s to the first tool result; --check exits 1 when a median misses it.
+The target (issue 29) is a ratio, as machines differ: the first tool result within 1.25x of
+a bare import of the SDK's server modules, measured in the same run; --check exits 1 when a
+median misses it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-BUDGET = 1.5
+RATIO = 1.25
+SDK = "import mcp.server.lowlevel, mcp.server.stdio"
 PHASES = ("initialized", "tools listed", "first result")
 
 
@@ -75,7 +78,9 @@ def time_import(code: str, runs: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--check", action="store_true", help="exit 1 when a median misses 1.5 s")
+    ap.add_argument(
+        "--check", action="store_true", help=f"exit 1 when a median misses {RATIO}x the SDK"
+    )
     args = ap.parse_args(argv)
     root = Path(tempfile.mkdtemp())
     (root / "app.py").write_text("def run():\n    return 1\n")
@@ -84,27 +89,35 @@ def main(argv: list[str] | None = None) -> int:
         ("default tools", []),
         ("--compat filesystem", ["--compat", "filesystem"]),
     ]
+    sdk: list[float] = []
     for label, extra in setups:
-        runs = [time_serve(root, extra, "app.py") for _ in range(args.runs)]
+        runs = []
+        for _ in range(args.runs):  # each serve beside a bare SDK import: load hits both
+            runs.append(time_serve(root, extra, "app.py"))
+            sdk.append(time_import(SDK, 1))
         rows.append((label, {p: statistics.median(r[p] for r in runs) for p in PHASES}))
-    print(f"serve, median of {args.runs} runs (seconds from the spawn):\n")
-    print("| tools | " + " | ".join(PHASES) + " | budget | ok |")
+    base = statistics.median(sdk)
+    print(
+        f"serve, median of {args.runs} runs (seconds from the spawn); the SDK's import "
+        f"alone ({SDK}): {base:.3f} s\n"
+    )
+    print("| tools | " + " | ".join(PHASES) + " | first result / SDK import | ok |")
     print("|---|" + "--:|" * len(PHASES) + "--:|---|")
     missed = False
     for label, med in rows:
-        ok = med["first result"] < BUDGET
+        ratio = med["first result"] / base
+        ok = ratio <= RATIO
         missed = missed or not ok
         cells = " | ".join(f"{med[p]:.3f}" for p in PHASES)
-        print(f"| {label} | {cells} | {BUDGET} | {'yes' if ok else 'MISSED'} |")
+        print(
+            f"| {label} | {cells} | {ratio:.2f}x (target {RATIO}x) | {'yes' if ok else 'MISSED'} |"
+        )
     print(f"\nimports in a fresh interpreter, median of {args.runs}:\n")
     print("| what | s |")
     print("|---|--:|")
     for what, code in (
         ("python -c pass", "pass"),
-        (
-            "import mcp.server.lowlevel, mcp.server.stdio (the SDK)",
-            "import mcp.server.lowlevel, mcp.server.stdio",
-        ),
+        (f"{SDK} (the SDK)", SDK),
         ("import applydiff.tools", "import applydiff.tools"),
         ("import applydiff.mcp_server", "import applydiff.mcp_server"),
     ):
