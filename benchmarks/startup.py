@@ -1,7 +1,8 @@
-"""Start-up costs beside baselines measured in the same run: `applydiff --help` and
-`applydiff apply --help` against a bare `python -c "import argparse"`, and from `applydiff
-serve` starting to its first tool result over stdio (spawn, import of the MCP SDK,
-initialize, list_tools, read_file) against a bare import of the SDK's server modules.
+"""Start-up costs, each beside a baseline measured in the same run.
+
+`applydiff --help` and `applydiff apply --help` against a bare `python -c "import argparse"`,
+and from `applydiff serve` starting to its first tool result over stdio (spawn, import of the
+MCP SDK, initialize, list_tools, read_file) against a bare import of the SDK's server modules.
 
 Run: python benchmarks/startup.py [--runs N] [--check]
 Targets (issue 29): each --help within 0.1 s of the argparse baseline; the first tool result

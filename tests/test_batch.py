@@ -468,9 +468,9 @@ def test_the_parsers_the_main_command_line_wires_in():
     assert parser.parse_args(["bench"]).emit_batch is None
 
 
-def test_the_readme_records_are_what_the_batch_reads_and_writes():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Many answers at once: `applydiff batch`")[1]
+def test_the_documented_records_are_what_the_batch_reads_and_writes():
+    page = Path(__file__).resolve().parents[1] / "docs" / "batch.md"
+    section = page.read_text(encoding="utf-8").split("## Records")[1]
     given_, shown = (b.split("```")[0] for b in section.split("```json\n")[1:3])
     assert one(json.loads(given_)) == json.loads(shown)
 

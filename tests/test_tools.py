@@ -651,7 +651,7 @@ def test_the_readme_annotations_table_is_the_catalogues():
 
     from applydiff.tools.catalogue import ANNOTATIONS
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (Path(__file__).parent.parent / "docs" / "mcp.md").read_text()
     table = readme[readme.index("| tools | readOnlyHint |") :].split("\n\n")[0].split("\n")[2:]
     shown: dict[str, tuple[object, ...]] = {}
     for row in table:

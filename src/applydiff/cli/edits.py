@@ -243,6 +243,8 @@ def finish(
             show_warnings(io, result)
             io.err.line("nothing to apply; nothing was written")
         return EXIT_OK
+    if not args.json and (args.dry_run or args.check):
+        show_warnings(io, result)  # a skipped file, a store not used: said before, not after
     if not result.ok or args.dry_run or args.check:
         if result.ok and not args.json and not args.check:
             io.err.line(
