@@ -10,6 +10,14 @@ a 100k-line file answered in under 1 s whatever the search. Exits 1 when a bar i
 running after ``--limit`` seconds counts as missed. The parse rate is an aim, not a bar: a
 family below 5 MB/s is marked, not failed (a flood of five-byte fence lines costs one
 Python step per line).
+
+Times, and ``--limit``, are the process's CPU seconds (``time.process_time``): the calls
+neither sleep nor wait, and on a shared machine other work would otherwise count; a call
+shorter than ``MIN_TIMED`` is repeated and its mean taken, as that clock moves in ticks.
+The floods of issue 28 run once at each of 0.5, 5 and 20 MB; those past ``MAX_OPS`` edits
+time the refusal (``too_large``), and the ``tiny_*`` families time the parser itself with
+that limit lifted. A whole run takes about seven CPU minutes on the machine of
+docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -24,15 +32,24 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 import applydiff
 from applydiff.bench.markdown import engine_state
 from applydiff.errors import EditError
+from applydiff.formats import limits
 
 MAX_EXPONENT = 1.1
 MIN_PARSE_MB_S = 5.0
 MAX_MATCH_SECONDS = 1.0
+MIN_TIMED = 0.1  # CPU seconds: the process clock moves in ticks of a few milliseconds here
 PARSE_SIZES = (100_000, 400_000, 1_600_000)  # bytes of model output
+# Floods an MCP client or a batch record can send (issue 28): up to 20 MB, under the
+# answer's size limit (formats.limits.MAX_ANSWER_CHARS); the tiny blocks pass MAX_OPS.
+FLOOD_SIZES = (500_000, 5_000_000, 20_000_000)
+# One run a size: a 20 MB parse takes up to half a minute, and its CPU time varies little
+# (one run of each flood measured exponents of 1.01 to 1.03 before issue 28's change).
+FLOOD_RUNS = 1
 MATCH_SIZES = (25_000, 50_000, 100_000)  # lines of the file
 
 
@@ -42,11 +59,19 @@ class Family:
     kind: str  # "parse": size is bytes of input; "match": size is lines of the file
     build: Callable[[int], Callable[[], str]]  # size -> a call returning its outcome
     note: str
+    sizes: tuple[int, ...] = ()  # () for the kind's sizes
+    runs: int = 0  # at most this many runs a size (0: --runs)
 
 
-def _parse(text: str, fmt: str = "auto") -> Callable[[], str]:
+def _parse(text: str, fmt: str = "auto", lifted: bool = False) -> Callable[[], str]:
+    """A parse of ``text``; ``lifted``: with the limit of edits an answer holds out of the
+    way, so that the time is the parser's on a block count no answer may hold."""
+
     def run() -> str:
         try:
+            if lifted:
+                with mock.patch.object(limits, "MAX_OPS", sys.maxsize):
+                    return f"{len(applydiff.parse(text, fmt))} ops"
             return f"{len(applydiff.parse(text, fmt))} ops"
         except EditError as e:
             return e.code
@@ -124,8 +149,20 @@ def _readings(lines: int) -> Callable[[], str]:
     return run
 
 
-def _parse_family(name: str, unit: str, note: str, head: str = "", tail: str = "") -> Family:
-    return Family(name, "parse", lambda n: _parse(_repeat(unit, n, head, tail)), note)
+def _parse_family(
+    name: str,
+    unit: str,
+    note: str,
+    head: str = "",
+    tail: str = "",
+    *,
+    lifted: bool = False,
+    sizes: tuple[int, ...] = (),
+) -> Family:
+    def build(n: int) -> Callable[[], str]:
+        return _parse(_repeat(unit, n, head, tail), lifted=lifted)
+
+    return Family(name, "parse", build, note, sizes, FLOOD_RUNS if sizes == FLOOD_SIZES else 0)
 
 
 def _match_family(name: str, file_line: str, old: str, note: str, **kw: object) -> Family:
@@ -136,6 +173,10 @@ def _match_family(name: str, file_line: str, old: str, note: str, **kw: object) 
         note,  # type: ignore[arg-type]
     )
 
+
+HUNK = "@@ -1 +1 @@\n x\n-y\n+z\n"
+SEARCH_BLOCK = "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
+PATCH_CHUNK = "*** Update File: a.py\n@@\n-x\n+y\n"
 
 FAMILIES = [
     # -- parsing: bytes of model output ---------------------------------------------------------
@@ -159,22 +200,28 @@ FAMILIES = [
         "hunk_headers", "@@ -1 +1 @@\n", "a unified diff of empty hunks", "--- a/x\n+++ b/x\n"
     ),
     _parse_family(
-        "tiny_hunks", "@@ -1 +1 @@\n x\n-y\n+z\n", "a hunk every 21 bytes", "--- a/x\n+++ b/x\n"
+        "tiny_hunks",
+        HUNK,
+        "a hunk every 21 bytes (MAX_OPS lifted: the parser's own growth)",
+        "--- a/x\n+++ b/x\n",
+        lifted=True,
     ),
     _parse_family(
         "tiny_search_blocks",
-        "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n",
-        "a SEARCH/REPLACE block every 49 bytes",
+        SEARCH_BLOCK,
+        "a SEARCH/REPLACE block every 49 bytes (MAX_OPS lifted)",
+        lifted=True,
     ),
     _parse_family(
         "unclosed_search_block", "x\n", "a SEARCH block never closed", "a.py\n<<<<<<< SEARCH\n"
     ),
     _parse_family(
         "tiny_patch_chunks",
-        "*** Update File: a.py\n@@\n-x\n+y\n",
-        "an apply_patch update every 31 bytes",
+        PATCH_CHUNK,
+        "an apply_patch update every 31 bytes (MAX_OPS lifted)",
         "*** Begin Patch\n",
         "*** End Patch\n",
+        lifted=True,
     ),
     _parse_family(
         "unclosed_lazy_fences",
@@ -187,6 +234,40 @@ FAMILIES = [
         "parse",
         lambda n: _parse(_repeat("[", n, '{"name": "edit_file", "arguments": ')),
         "a tool call whose arguments open arrays without end",
+    ),
+    # -- floods to 20 MB (issue 28): refused past MAX_OPS edits, or read in linear time -----
+    _parse_family(
+        "flood_search_blocks",
+        SEARCH_BLOCK,
+        "100,000 tiny SEARCH/REPLACE blocks at 5 MB",
+        sizes=FLOOD_SIZES,
+    ),
+    _parse_family(
+        "flood_hunks",
+        HUNK,
+        "tiny unified hunks of one file",
+        "--- a/x\n+++ b/x\n",
+        sizes=FLOOD_SIZES,
+    ),
+    _parse_family(
+        "flood_patch_chunks",
+        "@@\n-x\n+y\n",
+        "tiny apply_patch chunks of one update",
+        "*** Begin Patch\n*** Update File: a.py\n",
+        "*** End Patch\n",
+        sizes=FLOOD_SIZES,
+    ),
+    _parse_family(
+        "flood_nested_fences",
+        "````markdown\n```python\nx = 1\n```\n````\n",
+        "four-backtick markdown fences, each showing a three-backtick one",
+        sizes=FLOOD_SIZES,
+    ),
+    _parse_family(
+        "flood_hunk_headers",
+        "@@ -1,3 +1,3 @@\n",
+        "'@@' lines and nothing else, no file named",
+        sizes=FLOOD_SIZES,
     ),
     # -- matching: lines of the file ------------------------------------------------------------
     _match_family(
@@ -312,19 +393,25 @@ def _timed(run: Callable[[], str], limit: float) -> tuple[float, str]:
     def late(signum: int, frame: object) -> None:
         raise _Late
 
-    old = signal.signal(signal.SIGALRM, late)
-    signal.setitimer(signal.ITIMER_REAL, limit)
-    start = time.perf_counter()
+    # A CPU-time alarm (SIGPROF), as the times are CPU seconds: waiting is not lateness.
+    old = signal.signal(signal.SIGPROF, late)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    start = time.process_time()
+    calls = 0
     try:
-        outcome = run()
+        while True:  # a short call again, until the clock's ticks are a small part of it
+            outcome = run()
+            calls += 1
+            if time.process_time() - start >= MIN_TIMED or calls >= 1_000:
+                break
     except _Late:
         return math.inf, "still running"
     except Exception as e:  # a crash is a result to report, not the end of the run
         outcome = f"crash ({type(e).__name__})"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-    return time.perf_counter() - start, outcome
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+    return (time.process_time() - start) / max(calls, 1), outcome
 
 
 def exponent(sizes: list[int], seconds: list[float]) -> float:
@@ -339,7 +426,8 @@ def exponent(sizes: list[int], seconds: list[float]) -> float:
 
 def measure(family: Family, runs: int, limit: float) -> dict:
     sizes, medians, outcomes = [], [], []
-    for n in PARSE_SIZES if family.kind == "parse" else MATCH_SIZES:
+    runs = min(runs, family.runs or runs)
+    for n in family.sizes or (PARSE_SIZES if family.kind == "parse" else MATCH_SIZES):
         run = family.build(n)
         times = []
         for _ in range(runs):
@@ -358,7 +446,7 @@ def measure(family: Family, runs: int, limit: float) -> dict:
     row["exponent"] = exponent(sizes, medians) if finished else math.inf
     crashed = any(o.startswith("crash") for o in outcomes)
     if family.kind == "parse":
-        row["mb_s"] = sizes[-1] / 1e6 / medians[-1] if finished else 0.0
+        row["mb_s"] = sizes[-1] / 1e6 / max(medians[-1], 1e-7) if finished else 0.0
         row["slow"] = row["mb_s"] < MIN_PARSE_MB_S  # the rate is an aim; growth is the bar
         fast = True
     else:
@@ -395,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="runs per size (median)")
     ap.add_argument("--only", action="append", help="run only this family (repeatable)")
-    ap.add_argument("--limit", type=float, default=60.0, help="seconds before a call is late")
+    ap.add_argument("--limit", type=float, default=60.0, help="CPU seconds before a call is late")
     ap.add_argument("--json", action="store_true", help="one JSON object instead of Markdown")
     args = ap.parse_args(argv)
     chosen = [f for f in FAMILIES if not args.only or f.name in args.only]
