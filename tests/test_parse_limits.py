@@ -39,6 +39,7 @@ def test_an_answer_past_the_size_limit_is_refused_unread():
     )
 
 
+@pytest.mark.slow
 def test_an_answer_of_exactly_the_size_limit_is_read():
     block = "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
     prose = "x" * (MAX_ANSWER_CHARS - len(block) - 1) + "\n"
@@ -123,3 +124,18 @@ def test_a_workspace_writes_nothing_for_an_answer_past_the_limit(tmp_path):
     assert (result.ok, error.code) == (False, "too_large")
     assert "the limit (MAX_OPS)" in error.message
     assert (tmp_path / "a.py").read_text() == "x\n"
+
+
+def test_ops_given_directly_are_bounded_as_an_answers_are(tmp_path):
+    from applydiff import Replace, Workspace, apply_ops
+
+    ops = [Replace("a.txt", "x", "y")] * (MAX_OPS + 1)
+    cs = apply_ops(ops, {"a.txt": "x\n"})
+    assert not cs.ok and cs.changes == []
+    [error] = cs.errors
+    assert (error.code, error.index) == ("too_large", MAX_OPS)
+    assert "more than 10,000 edits, the limit (MAX_OPS)" in error.error.message
+    (tmp_path / "a.txt").write_text("x\n")
+    result = Workspace(tmp_path).apply(ops)
+    assert [e.code for e in result.errors] == ["too_large"]
+    assert (tmp_path / "a.txt").read_text() == "x\n"

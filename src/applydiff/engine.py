@@ -34,6 +34,7 @@ from .errors import (
     NoChange,
     NoMatch,
 )
+from .formats.limits import MAX_OPS, check_count
 from .ir import (
     Anchored,
     Delete,
@@ -221,6 +222,11 @@ def apply_ops(
     ``verify_merge`` finds the snippet explains it (tier ``model``).
     """
     run = _Run(files, key, threshold, keep_narration, merge_model)
+    try:  # ops given directly, not parsed from an answer, are bounded as an answer's are
+        check_count(len(ops))
+    except EditError as e:
+        run.errors.append(OpError(MAX_OPS, ops[MAX_OPS].path, e, ops[MAX_OPS].origin))
+        return run.result()
     if reverse or directory is not None:
         ops, refused = as_asked(ops, reverse=reverse, directory=directory)
         if refused:
