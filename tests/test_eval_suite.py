@@ -11,18 +11,10 @@ from pathlib import Path
 import pytest
 
 import applydiff
+from applydiff import names
 from applydiff.evals import tasks
 
-SHIPPED = {
-    "add_parameter",
-    "crlf_edit",
-    "deep_edit",
-    "delete_block",
-    "insert_function",
-    "new_test_file",
-    "rename_in_file",
-    "reorder_functions",
-}
+SHIPPED = set(names.TASKS)  # the one list of the shipped tasks' names
 
 
 def test_the_suite_is_package_data():

@@ -2,8 +2,9 @@
 schema dialects, drop-in dialects, the edit tools, merge prompts, shipped tasks.
 
 Plain constants and no imports, so that ``applydiff --help`` lists them without importing
-the modules that use them (tests/test_cli_help.py keeps those modules' own tables equal to
-these where they hold more than the names).
+the modules that use them. Those modules take their names from here; where they hold more
+than the names (prompts' texts, merge_model's prompts, the suite's task directories),
+tests/test_cli_help.py keeps the two equal.
 """
 
 # formats.detect: the formats an answer is read in.

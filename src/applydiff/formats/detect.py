@@ -11,6 +11,7 @@ import dataclasses
 import json
 from typing import Any
 
+from .. import names
 from ..errors import FormatInvalid
 from ..ir import Op, Replace
 from . import apply_patch, patch_block, search_replace, snippet, tool_calls, unified
@@ -18,15 +19,7 @@ from .answer import fence, response_lines
 from .landmarks import FENCE_CHARS, Landmarks
 from .limits import check_count, check_size
 
-FORMATS = (
-    "search_replace",
-    "apply_diff",
-    "patch_block",
-    "unified",
-    "apply_patch",
-    "tool_calls",
-    "lazy",
-)
+FORMATS = names.FORMATS
 
 
 def parse_text(

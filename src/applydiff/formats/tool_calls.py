@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .. import names
 from ..errors import FormatInvalid
 from ..ir import Anchored, Lazy, Op, Replace, Write
 from .limits import check_count
@@ -30,7 +31,7 @@ from .limits import check_count
 # circular import.
 TextParser = Callable[[str, str, str | None, bool], list[Op]]
 
-TOOLS = ("write_file", "edit_file", "diff_edit", "apply_diff", "apply_patch")
+TOOLS = names.EDIT_TOOLS
 
 
 def decode(text: str) -> Any:
