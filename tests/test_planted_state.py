@@ -395,3 +395,38 @@ def test_outside_a_repository_nothing_is_tracked_and_a_broken_index_cannot_tell(
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "index").write_bytes(b"DIRC\x00\x00\x00\x09junk")
     assert gitindex.tracked([tmp_path / "x"]) is None
+
+
+# -- what else a hostile state directory can hold: links and FIFOs under predictable names ----
+def test_a_fifo_named_as_a_journal_is_quarantined_without_blocking(tmp_path):
+    root = repo(tmp_path)
+    os.mkfifo(root / ".applydiff" / f"journal-{TXID}.json")
+    done = run(root, "--json", "status")  # a blocking read would hit the 120 s timeout
+    assert done.returncode == 0
+    [q] = commit.quarantined(root)
+    assert q.why == "it is a FIFO (named pipe), not a regular file"
+
+
+def test_a_link_planted_under_the_reasons_temp_name_is_not_written_through(tmp_path):
+    root = repo(tmp_path)
+    plant(root, the_attack(root))
+    quarantine_dir = root / ".applydiff" / "quarantine"
+    quarantine_dir.mkdir()
+    hook = root / ".git" / "hooks" / "post-checkout"
+    (quarantine_dir / f"journal-{TXID}.json.why.tmp").symlink_to(hook)
+    Workspace(root)
+    assert not hook.exists()
+    assert (quarantine_dir / f"journal-{TXID}.json.why").read_text() == WHY_GIT.format(root=root)
+
+
+def test_a_fifo_as_gits_index_does_not_block(tmp_path):
+    root = repo(tmp_path)
+    os.mkfifo(root / ".git" / "index")
+    e = entry(root, "a.txt")
+    plant(root, [e])
+    done = run(root, "--json", "status")
+    assert done.returncode == 0
+    assert (root / "a.txt").read_bytes() == b"one\n"  # cannot tell: not trusted
+    assert commit.quarantined(root)[0].why == (
+        "git's index could not be read to tell whether the journal was shipped"
+    )

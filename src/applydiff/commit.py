@@ -143,11 +143,10 @@ def _fsync_fd(fd: int) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
+    # The temp file is made new (a link or FIFO shipped under its name is removed, never
+    # written through); the rename replaces whatever is at ``path`` without following it.
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+    fsio.write_new(tmp, data)
     os.replace(tmp, path)
     _fsync_dir(path.parent)
 
@@ -674,6 +673,8 @@ class Quarantined:
 
 QUARANTINE = "quarantine"
 _WHY = ".why"
+# A journal names each target twice at most (target, temp); 10,000 edits of long paths fit.
+MAX_JOURNAL_BYTES = 64 << 20
 
 
 def recover(
@@ -706,7 +707,13 @@ def _recover(
         for journal in sorted(jdir.glob("journal-*.json")):
             why: str | None
             try:
-                record = json.loads(journal.read_bytes())
+                record = json.loads(fsio.read_plain(journal, MAX_JOURNAL_BYTES) or b"")
+            except fsio.LinkedPath:
+                record, why = None, "it is a symbolic link, not a journal applydiff writes"
+            except (fsio.NotRegular, IsADirectoryError) as e:
+                record, why = None, str(e.strerror)  # "it is a FIFO ..., not a regular file"
+            except fsio.TooLarge:
+                record, why = None, f"it is over {MAX_JOURNAL_BYTES:,} bytes"
             except (OSError, ValueError, RecursionError) as e:
                 record, why = None, f"it cannot be read as JSON ({type(e).__name__})"
             else:
@@ -752,9 +759,10 @@ def quarantined(root: Path) -> list[Quarantined]:
         return []
     for name in names:
         try:
-            why = (qdir / (name + _WHY)).read_text("utf-8", "replace")
+            kept = fsio.read_plain(qdir / (name + _WHY), 1 << 16)
         except OSError:
-            why = "its reason was not kept"
+            kept = None
+        why = "its reason was not kept" if kept is None else kept.decode("utf-8", "replace")
         out.append(Quarantined(name, why))
     return out
 

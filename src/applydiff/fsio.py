@@ -127,6 +127,44 @@ def _ignore_all(path: Path) -> None:
         os.close(fd)
 
 
+def read_plain(path: str | os.PathLike[str], limit: int) -> bytes | None:
+    """A file applydiff keeps or reads beside the tree (a journal, a reason, git's index):
+    its bytes, at most ``limit`` of them (more is :class:`TooLarge`); None when it is
+    missing. Never through a link in its last component, never blocking on a FIFO (opened
+    non-blocking, then checked to be a regular file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | _NONBLOCK | _CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise LinkedPath(os.fspath(path)) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        _check_kind(st, os.fspath(path))
+        if st.st_size > limit:
+            raise TooLarge(os.fspath(path), st.st_size)
+        return _read_all(fd, limit, os.fspath(path))
+    finally:
+        os.close(fd)
+
+
+def write_new(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:
+    """Write ``data`` to a new file at ``path``, created here (never opened through a link
+    or onto something already there: whatever stands at ``path`` is removed first), synced."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | _CLOEXEC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def kind_of(mode: int) -> str:
     """What a file of ``mode`` is, in words."""
     for test, name in (

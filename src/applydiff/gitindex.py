@@ -18,6 +18,8 @@ import re
 import struct
 from pathlib import Path
 
+from . import fsio
+
 _SIGNATURE = b"DIRC"
 _FIXED = 40  # ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields
 _EXTENDED = 0x4000
@@ -36,7 +38,7 @@ def repository(start: Path) -> tuple[Path, Path] | None:
     if dot.is_dir():
         return Path(top), dot
     try:
-        line = dot.read_text("utf-8", "replace").strip()
+        line = (fsio.read_plain(dot, 1 << 16) or b"").decode("utf-8", "replace").strip()
     except OSError:
         return None
     return Path(top), (Path(top) / line[len("gitdir:") :].strip()).resolve()
@@ -125,14 +127,10 @@ def index_names(gitdir: Path, wanted: set[str]) -> set[str] | None:
 
 def _read(path: Path) -> bytes | bool | None:
     """The file's bytes; None when it is missing; False when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(_MAX_INDEX_BYTES + 1)
-    except FileNotFoundError:
-        return None
+    try:  # never through a link, never blocking on a FIFO a tarball can ship
+        return fsio.read_plain(path, _MAX_INDEX_BYTES)
     except OSError:
         return False
-    return False if len(data) > _MAX_INDEX_BYTES else data
 
 
 def _sha256(gitdir: Path) -> bool:
