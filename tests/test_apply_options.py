@@ -361,6 +361,7 @@ def edits(draw):
     return "".join(lines), "".join(after)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -241,6 +241,7 @@ def test_the_pool_gives_what_one_process_gives_in_input_order():
     assert [o["id"] for o in pooled][:4] == [0, 1, None, "s3"]
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_costs_only_its_record_and_the_batch_completes():
     inputs = [rec(i) for i in range(40)]
     inputs[5] = rec("die-5")
@@ -254,6 +255,7 @@ def test_a_worker_that_dies_costs_only_its_record_and_the_batch_completes():
     assert all(o["ok"] and o["files"] == {"a.py": AFTER} for o in outs if o not in crashed)
 
 
+@pytest.mark.slow
 def test_a_record_past_the_time_limit_is_a_timeout_and_the_worker_goes_on():
     inputs = [rec(1), rec("slow", expected={}), rec(3), rec("stuck"), rec(5)]
     start = time.monotonic()
@@ -307,6 +309,7 @@ def run_cli(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_resume_after_sigkill_completes_with_no_duplicate_and_no_missing_id(corpus_file, tmp_path):
     clean = tmp_path / "clean.jsonl"
     done = run_cli(str(corpus_file), "--out", str(clean), "--workers", "1", "--no-progress")
@@ -394,6 +397,7 @@ def test_parquet_input_with_map_and_json_string_columns(tmp_path):
     assert summary.to_dict()["exact"] == 2
 
 
+@pytest.mark.slow
 def test_cli_json_summary_stdout_output_and_usage_errors(tmp_path):
     src = tmp_path / "in.jsonl"
     src.write_text("\n".join(json.dumps(x) for x in [rec(1), rec(2, answer="junk")]) + "\n\n")
@@ -420,6 +424,7 @@ def test_cli_json_summary_stdout_output_and_usage_errors(tmp_path):
 
 
 # -- the generator ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_emit_batch_writes_realistic_records_that_mostly_apply_exactly(corpus_file):
     recs = [json.loads(x) for x in corpus_file.read_text().split("\n")[:-1]]
     assert len({r["id"] for r in recs}) == 240
@@ -585,6 +590,7 @@ _JSON_VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_JSON_VALUES, st.booleans(), st.booleans())
 def test_the_record_decoder_gives_what_json_gives(value, ascii_only, as_bytes):

@@ -52,6 +52,7 @@ def source(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_ray_equals_the_local_pool_record_for_record(cluster, source, tmp_path):
     start = time.monotonic()
     local = tmp_path / "local.jsonl"
@@ -74,6 +75,7 @@ def test_ray_equals_the_local_pool_record_for_record(cluster, source, tmp_path):
     assert time.monotonic() - start < 900
 
 
+@pytest.mark.slow
 def test_ray_reads_lines_as_the_local_reader_does(cluster, tmp_path):
     """Line feeds only (U+2028 inside a string is not a break), CRLF lines, and a line over
     the size limit skipped unread but for its id, in a file read in several pieces."""

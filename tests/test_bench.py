@@ -39,6 +39,7 @@ def test_engines_share_one_call_and_refuse_alike():
         bench_engines.available(["klingon"])
 
 
+@pytest.mark.slow
 def test_quick_run_writes_report_json_and_charts(tmp_path):
     engines = ["applydiff", "exact"]
     if importlib.util.find_spec("diff_match_patch"):
@@ -61,6 +62,7 @@ def test_quick_run_writes_report_json_and_charts(tmp_path):
             assert f"({name}.png)" in report
 
 
+@pytest.mark.slow
 def test_lazy_script_quick_run(tmp_path, capsys, monkeypatch):
     """benchmarks/lazy.py on 60 cases: nothing misapplied or crashed, the tables printed."""
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "lazy.py"

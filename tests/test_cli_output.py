@@ -438,6 +438,7 @@ def test_top_level_help_ends_with_examples(capsys):
 
 
 # -- 12. undo with nothing to undo --------------------------------------------------------------
+@pytest.mark.slow
 def test_undo_with_nothing_to_undo_exits_1_and_leaves_the_tree_alone(project):
     proc = cli("undo", cwd=project)
     assert (proc.returncode, proc.stdout) == (1, "")
@@ -479,6 +480,7 @@ def test_help_piped_is_not_wrapped(tmp_path):
     assert keep.endswith("which are otherwise left out")
 
 
+@pytest.mark.slow
 def test_bench_emits_batch_records_that_batch_applies(tmp_path):
     made = cli("bench", "--emit-batch", "4", "--seed", "3", cwd=tmp_path)
     assert made.returncode == 0 and made.stderr == ""
@@ -494,6 +496,7 @@ def test_bench_emits_batch_records_that_batch_applies(tmp_path):
     assert sorted(tmp_path.iterdir()) == [tmp_path / "in.jsonl", tmp_path / "out.jsonl"]
 
 
+@pytest.mark.slow
 def test_batch_under_json_before_or_after_the_command(tmp_path):
     made = cli("bench", "--emit-batch", "2", cwd=tmp_path)
     (tmp_path / "in.jsonl").write_text(made.stdout)

@@ -93,6 +93,7 @@ def count_steps(root: Path, ops: list) -> int:
     return len(names)
 
 
+@pytest.mark.slow
 def test_every_crash_point_leaves_all_old_or_all_new(tmp_path):
     rng = random.Random(20261122)
     trials = 0

@@ -359,6 +359,7 @@ def _text(result) -> str:
     return "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
 
 
+@pytest.mark.slow
 def test_serve_compat_filesystem(root):
     async def body(session) -> None:
         tools = (await session.list_tools()).tools
@@ -383,6 +384,7 @@ def test_serve_compat_filesystem(root):
     assert (root / "n.txt").read_bytes() == b"n\n"
 
 
+@pytest.mark.slow
 def test_serve_compat_fast_apply_and_anthropic(root):
     async def fast(session) -> None:
         tools = (await session.list_tools()).tools

@@ -255,6 +255,7 @@ def test_hand_checked_examples(files: str) -> None:
     assert case.expected.count("\f") == case.text.count("\f") == C_HEADER.count("\f")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/usr/include/stdio.h").exists(), reason="no C headers here")
 def test_foreign_files() -> None:
     groups = foreign_groups()

@@ -72,6 +72,7 @@ def test_the_suite_has_the_tasks_the_harness_needs():
     } <= names
 
 
+@pytest.mark.slow
 def test_eval_models_scores_replays_and_reports(model, tmp_path, capsys):
     out = tmp_path / "eval"
     modes = "search_replace_multi,search_replace,text:search_replace"

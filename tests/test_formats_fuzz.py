@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ responses = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=20)), m
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(responses, st.sampled_from(["auto", *FORMATS]), st.one_of(st.none(), st.just("p.py")))
 def test_parsers_raise_only_edit_errors(text, fmt, path):
@@ -74,6 +76,7 @@ def test_parsers_raise_only_edit_errors(text, fmt, path):
         assert isinstance(ops, list)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(
     st.recursive(

@@ -239,6 +239,7 @@ def test_a_path_2100_levels_deep_is_refused_naming_the_limit(tmp_path, answer):
     assert (tmp_path / "a.txt").read_text() == "a\n"
 
 
+@pytest.mark.slow
 def test_a_path_at_the_depth_limit_is_written(tmp_path):
     from applydiff.policy import MAX_DEPTH
 

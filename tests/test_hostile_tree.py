@@ -333,6 +333,7 @@ def _server_exchange(root: Path, lines: list[str], expect: int) -> list[dict]:
     return answers[1:]
 
 
+@pytest.mark.slow
 def test_the_server_answers_malformed_requests_and_keeps_serving(specials):
     call = {"jsonrpc": "2.0", "method": "tools/call"}
 

@@ -191,6 +191,7 @@ def _cut(data: st.DataObject) -> tuple[str, str, str, int] | None:
 REPLACEMENTS = ("empty", "blank first line", "head written again", "other")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), kind=st.sampled_from(REPLACEMENTS))
 def test_with_the_real_tiers_a_decline_is_final(data, kind):
@@ -224,6 +225,7 @@ def test_with_the_real_tiers_a_decline_is_final(data, kind):
     assert span == (doc.line_no(declined.start), doc.line_no(declined.end - 1))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_lost_line_start_with_nothing_to_write_is_never_applied(data):

@@ -993,6 +993,7 @@ CODE_LINE = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.lists(CODE_LINE, min_size=3, max_size=12, unique_by=str.strip), st.data())
 def test_one_line_replaced_with_context_on_both_sides_merges_exactly_or_is_refused(rows, data):

@@ -594,6 +594,7 @@ def test_the_public_api_applies_a_brace_snippet():
 
 
 # -- the corpus --------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_small_brace_corpus_run_has_nothing_wrong():
     cases = lazy_brace.generate(160, seed=7)
     assert len(cases) == 160
@@ -609,6 +610,7 @@ def test_a_small_brace_corpus_run_has_nothing_wrong():
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_the_brace_corpus_is_deterministic_by_seed():
     a = lazy_brace.generate(24, seed=3)
     b = lazy_brace.generate(24, seed=3)
@@ -618,6 +620,7 @@ def test_the_brace_corpus_is_deterministic_by_seed():
     assert [c.snippet for c in lazy_brace.generate(24, seed=4)] != [c.snippet for c in a]
 
 
+@pytest.mark.slow
 def test_the_benchmark_script_runs_the_brace_corpus(tmp_path, capsys, monkeypatch):
     """benchmarks/lazy.py --brace: a table by language, nothing wrong, the JSON per case."""
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "lazy.py"

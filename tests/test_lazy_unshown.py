@@ -340,6 +340,7 @@ def test_label_comment_is_narration_and_changed_comment_is_not() -> None:
 NAMES = st.lists(st.from_regex(r"[a-z]{3,8}", fullmatch=True), min_size=3, max_size=8, unique=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(NAMES, st.integers(min_value=1, max_value=3), st.sampled_from(["js", "py"]))
 def test_header_and_a_late_line_never_delete_the_lines_between(

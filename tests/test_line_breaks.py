@@ -59,6 +59,7 @@ def test_a_lone_cr_ends_lines_only_where_lines_end_with_it():
     assert (ends_line("a\rb\r"), ends_line("a\rb\r\n"), ends_line("a\nb\r")) == (True, True, False)
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     st.text(alphabet="ab\n\r", max_size=40),
@@ -207,6 +208,7 @@ def _join(lines: list[str], eol: str, final: bool) -> str:
     return eol.join(lines) + (eol if final and lines else "")
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_edits(), st.sampled_from(["exact", "trailing", "indentation", "typo", "elision"]))
 def test_every_tier_writes_the_expected_bytes_or_refuses(edit, kind):
@@ -226,6 +228,7 @@ def test_every_tier_writes_the_expected_bytes_or_refuses(edit, kind):
     assert out == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_edits(), st.booleans(), st.booleans())
 def test_lazy_merge_writes_the_expected_bytes_or_refuses(edit, lead, trail):

@@ -67,23 +67,27 @@ def test_common_line_search_with_a_hint_takes_the_nearest_place():
     assert got == "x = 1\n" * 149_999 + "y = 2\n" + "x = 1\n" * 49_601
 
 
+@pytest.mark.slow
 def test_indented_braces_are_ambiguous_in_the_indentation_tier():
     ambiguous_at_least(
         outcome(lambda: replace("}\n" * 100_000, "  }\n" * 200, "x\n")), "indentation"
     )
 
 
+@pytest.mark.slow
 def test_ragged_braces_fall_through_indentation_to_whitespace():
     # Every window holds the lines, none with one indentation shift.
     text = "".join(" " * (i * i % 7) + "}\n" for i in range(100_000))
     ambiguous_at_least(outcome(lambda: replace(text, "}\n" * 200, "x\n")), "whitespace")
 
 
+@pytest.mark.slow
 def test_braces_with_a_defect_every_300_lines():
     text = "".join((" " if i % 300 == 299 else "") + "}\n" for i in range(100_000))
     ambiguous_at_least(outcome(lambda: replace(text, "  }\n" * 200, "x\n")), "indentation")
 
 
+@pytest.mark.slow
 def test_boundary_on_a_file_of_one_line():
     old = "value = comp\n" + "value = compute(1)\n" * 199
     err = outcome(lambda: replace("value = compute(1)\n" * 100_000, old, "x\n"))
@@ -134,6 +138,7 @@ def test_anchored_start_everywhere_lists_twenty_lines():
 
 
 # -- the fuzzy tier's budget --------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_long_fuzzy_search_is_refused_at_the_work_limit():
     # 10,000 lines with three typos in a 200,000-line file: minutes of edit distances.
     lines = _distinct(200_000)
@@ -155,6 +160,7 @@ def test_a_fuzzy_search_of_500_lines_is_still_applied():
     assert got == "".join(lines[:5_000] + new + lines[5_500:])
 
 
+@pytest.mark.slow
 def test_near_copies_of_a_periodic_file():
     text = "".join(_near(i) for i in range(100_000))
     absent = outcome(lambda: replace(text, "".join(_near(i, "c") for i in range(500)), "x\n"))
@@ -188,6 +194,7 @@ def lazy_outcome(text: str, snippet: str) -> str | EditError:
     return cs.changes[0].after or "" if cs.ok else cs.errors[0].error
 
 
+@pytest.mark.slow
 def test_lazy_long_segment_of_repeated_lines():
     snippet = "# ... existing code ...\n" + "x = 1\n" * 1_000 + "x = 2\n" + "x = 1\n" * 1_000
     err = lazy_outcome("x = 1\n" * 200_000, snippet + "# ... existing code ...\n")
@@ -196,6 +203,7 @@ def test_lazy_long_segment_of_repeated_lines():
     assert len(err.lines) == LISTED + 1
 
 
+@pytest.mark.slow
 def test_lazy_region_of_repeated_lines_is_refused_not_aligned():
     text = "def top():\n" + "    x = 1\n" * 100_000 + "def bottom():\n    pass\n"
     snippet = (
@@ -207,6 +215,7 @@ def test_lazy_region_of_repeated_lines_is_refused_not_aligned():
     assert "too many and too much alike to align" in err.message
 
 
+@pytest.mark.slow
 def test_lazy_segment_found_whole_among_repeated_lines():
     text = "x = 1\n" * 200_000 + "y = 2\n" + "x = 1\n" * 200_000 + "z = 3\n"
     snippet = "# ... existing code ...\n" + "x = 1\n" * 500 + "y = 2\n"
@@ -228,6 +237,7 @@ def _seconds(call: Callable[[], object]) -> float:
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "make",
     [
@@ -314,6 +324,7 @@ def _same(block: list[str], norm: Callable[[str], str]) -> Callable[[int, list[s
     return lambda _p, w: [norm(x) for x in w] == keys
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines_st, st.booleans(), st.data(), st.booleans())
 def test_line_tiers_find_what_a_scan_finds(file_lines, final_nl, data, use_index):
@@ -360,6 +371,7 @@ def test_line_tiers_find_what_a_scan_finds(file_lines, final_nl, data, use_index
         _check_tier(Search(Doc(text), old), "boundary", _brute_windows(s.doc, model, cut))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(lines_st, st.data(), st.booleans(), st.integers(0, 40))
 def test_replace_is_the_same_through_the_index(file_lines, data, hinted, hint):
@@ -382,6 +394,7 @@ def test_replace_is_the_same_through_the_index(file_lines, data, hinted, hint):
     assert results[0] == results[1]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from("aab"), max_size=40),
@@ -408,6 +421,7 @@ def test_index_counts_lines_as_doc_does(text, pos):
         assert indexed.pos_of_line(line) == Doc(text).pos_of_line(line)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from("x\n"), min_size=1, max_size=60), st.integers(0, 70))
 def test_exact_hint_picks_as_a_scan_does(chars, hint):
@@ -433,6 +447,7 @@ def test_exact_hint_picks_as_a_scan_does(chars, hint):
         assert got.start == ranked[0]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from("abc"), max_size=30), st.lists(st.sampled_from("abcd"), max_size=30)
@@ -468,6 +483,7 @@ def lazy_coded(on: bool) -> Iterator[None]:
         lazy.FEW, lazy.WALK = saved
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
@@ -541,6 +557,7 @@ def _elision_by_scan(s: Search) -> list[tuple[int, int]]:
     return [(h.start, h.end) for h in tight]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from(["a", "b", "c", "def f():", "    a", "    b", ""]), max_size=80),
@@ -594,12 +611,14 @@ def test_readings_stop_at_the_second_fit():
     assert "in 3 ways, and at least 2 of them match" in err.message
 
 
+@pytest.mark.slow
 def test_replace_all_in_a_crlf_file():
     # Every hit asked the file's dominant terminator, counting all its newlines again.
     got = outcome(lambda: replace("x = 1\r\n" * 100_000, "x = 1\n", "x = 2\n", replace_all=True))
     assert got == "x = 2\r\n" * 100_000
 
 
+@pytest.mark.slow
 def test_a_fuzzy_search_of_300_lines_with_a_hint_is_still_applied():
     # The hint adds the 81 windows around it to score: the cost grows with the search squared.
     lines = _distinct(100_000)
@@ -611,6 +630,7 @@ def test_a_fuzzy_search_of_300_lines_with_a_hint_is_still_applied():
     assert got == "".join(lines[:30_000] + new + lines[30_300:])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from(["x = 1", "  x = 1", "yx = 1", "x = 1 x = 1", ""]), max_size=20),

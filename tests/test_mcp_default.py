@@ -82,6 +82,7 @@ def served(tmp_path_factory) -> dict[str, Any]:
 
 
 # -- item 1: annotations --------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_tool_carries_truthful_annotations(served):
     hints = {
         t.name: (
@@ -201,6 +202,7 @@ def test_find_files_finds_lines_by_text(served):
 
 
 # -- item 7: start to first result ----------------------------------------------------------
+@pytest.mark.slow
 def test_serving_imports_only_what_serving_needs():
     # The start-up time itself is measured by benchmarks/mcp_startup.py (not a timed test on
     # a shared machine); what keeps it low is that serving loads no command-line, report,

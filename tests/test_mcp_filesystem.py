@@ -107,6 +107,7 @@ def with_roots(tmp_path_factory) -> dict[str, Any]:
 
 
 # -- item 5: the tool set and annotations -----------------------------------------------------
+@pytest.mark.slow
 def test_the_reference_servers_tool_set_with_annotations(with_roots):
     tools = with_roots["tools"]
     assert [t.name for t in tools] == [
@@ -284,6 +285,7 @@ def test_advice_names_only_the_dialects_fields(with_roots):
 
 
 # -- without roots: the --root ----------------------------------------------------------------
+@pytest.mark.slow
 def test_without_roots_the_root_is_the_allowed_directory(tmp_path):
     (tmp_path / "a.txt").write_text("a\n")
     got: dict[str, Any] = {}

@@ -117,6 +117,7 @@ def test_serve_end_to_end(tmp_path):
     run_session(root, [], body)
 
 
+@pytest.mark.slow
 def test_serve_with_a_profile_and_review(tmp_path):
     (tmp_path / "app.py").write_text(APP)
 

@@ -99,6 +99,7 @@ def _edit(draw, base: list[str], side: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(GIT is None, reason="git not installed")
 @settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

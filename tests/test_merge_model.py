@@ -720,6 +720,7 @@ def test_mcp_refused_model_merge_is_an_error_result(root, fake):
     unchanged(root)
 
 
+@pytest.mark.slow
 def test_serve_with_merge_options_as_a_subprocess(root, fake):
     pytest.importorskip("mcp")
     from test_mcp_server import run_session, text_of

@@ -285,6 +285,7 @@ def _expected(lines: list[str]) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_nested())
 def test_generated_brace_structure_is_read_exactly(lines):

@@ -37,6 +37,7 @@ def parsed(text: str, format: str = "auto") -> list | FormatInvalid:
             return e
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "unit",
     [
@@ -162,6 +163,7 @@ LINE = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.lists(LINE, max_size=30))
 def test_landmarks_are_what_each_line_shows(lines):
@@ -188,6 +190,7 @@ def test_landmarks_are_what_each_line_shows(lines):
     ]
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.lists(LINE, max_size=30))
 def test_nested_lines_are_inside_top_level_fences(lines):

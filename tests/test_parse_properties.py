@@ -708,6 +708,7 @@ def outcome(text: str, format: str = "auto", path: str | None = None) -> Outcome
 # -- properties ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("format", ["auto", *FORMATS])
 @settings(FAST, max_examples=150)  # 150 for each of the eight
 @given(data=st.data())
@@ -740,6 +741,7 @@ def _same(a: Outcome, b: Outcome) -> bool:
     return a == b
 
 
+@pytest.mark.slow
 @FAST
 @given(st.data())
 def test_parse_is_deterministic(data: st.DataObject) -> None:
@@ -748,6 +750,7 @@ def test_parse_is_deterministic(data: st.DataObject) -> None:
     assert _same(outcome(text, format), outcome(text, format))
 
 
+@pytest.mark.slow
 @FAST
 @given(st.data())
 def test_origins_and_error_lines_are_lines_of_the_response(data: st.DataObject) -> None:
@@ -765,6 +768,7 @@ def test_origins_and_error_lines_are_lines_of_the_response(data: st.DataObject) 
                 assert lines[op.origin - 1] != "", op  # a marker, header or chunk line
 
 
+@pytest.mark.slow
 @FAST
 @given(st.data())
 def test_crlf_gives_what_lf_gives(data: st.DataObject) -> None:
@@ -774,6 +778,7 @@ def test_crlf_gives_what_lf_gives(data: st.DataObject) -> None:
     assert _same(lf, crlf), (lf, crlf)
 
 
+@pytest.mark.slow
 @FAST
 @given(st.data())
 def test_well_formed_search_replace_blocks_keep_their_texts(data: st.DataObject) -> None:
@@ -820,6 +825,7 @@ def edit_calls(draw: st.DrawFn) -> tuple[str, list[Replace]]:
     return json.dumps(value, indent=draw(st.sampled_from((None, 2)))), expected
 
 
+@pytest.mark.slow
 @FAST
 @given(edit_calls(), st.sampled_from(("tool_calls", "auto")))
 def test_well_formed_edit_calls_keep_their_fields(
@@ -894,6 +900,7 @@ _MARKER_WORDS = ["existing", "code", "Rest", "of", "the", "file", "...", "# ", "
 _MARKER_WORDS += ["kept", "\u017fame", "KEEP", "remaining", "x", "as", "before", "<!--", "-->"]
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(st.lists(st.lists(st.sampled_from(_MARKER_WORDS), max_size=8).map(" ".join), max_size=5))
 def test_the_lazy_snippet_prefilter_passes_every_fence_with_a_kept_marker(inner):

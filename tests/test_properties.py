@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def literal(text: str, i: int, old: str) -> bool:
     return not old.endswith("\n") or not text[text.rfind("\n", 0, i) + 1 : i].strip()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.filter_too_much])
 @given(texts, st.data())
 def test_unique_substring_replace_equals_str_replace(text, data):
@@ -57,6 +59,7 @@ def test_unique_substring_replace_equals_str_replace(text, data):
     assert replace(text, old, new) == text.replace(old, new, 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, suppress_health_check=[HealthCheck.filter_too_much])
 @given(texts, st.data())
 def test_crlf_file_with_lf_edit_is_str_replace_in_crlf(text, data):
@@ -72,6 +75,7 @@ def test_crlf_file_with_lf_edit_is_str_replace_in_crlf(text, data):
     assert replace(crlf, old, new) == text.replace(old, new, 1).replace("\n", "\r\n")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.filter_too_much])
 @given(texts, st.data())
 def test_relocating_the_replacement_finds_it_exactly(text, data):
@@ -88,6 +92,7 @@ def test_relocating_the_replacement_finds_it_exactly(text, data):
     assert (m.tier, m.confidence, m.start, m.end) == ("exact", 1.0, i, i + len(new))
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(
     st.lists(st.tuples(CODE_LINES, st.sampled_from(["\n", "\r\n"])), min_size=1, max_size=30),
@@ -122,6 +127,7 @@ def test_replacing_a_block_with_itself_changes_no_byte(lines, data):
     assert out == text
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(
     st.lists(st.tuples(CODE_LINES, st.sampled_from(["\n", "\r\n"])), min_size=2, max_size=30),
@@ -141,6 +147,7 @@ def test_editing_one_line_keeps_every_other_line_and_terminator(lines, data):
     assert out == "".join(a + b for a, b in expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(
     st.text(max_size=200),
@@ -159,6 +166,7 @@ def test_arbitrary_input_raises_only_edit_errors(text, old, new, hint, replace_a
         assert isinstance(out, str)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)  # a shared machine's load made it flaky
 @given(
     st.lists(CODE_LINES, min_size=3, max_size=25),

@@ -196,6 +196,7 @@ def corrupted(draw: st.DrawFn) -> tuple[str, str]:
     return line, bad
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(corrupted(), st.booleans())
 def test_replacement_equal_to_the_file_line_is_never_a_third_string(
@@ -216,6 +217,7 @@ def test_replacement_equal_to_the_file_line_is_never_a_third_string(
 _TOKENS = re.compile(r"\w+|\s+|[^\w\s]")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(corrupted(), st.data())
 def test_a_change_to_a_misquoted_line_is_a_clean_merge_or_the_replacement_line(
@@ -416,6 +418,7 @@ def tab_aligned(draw: st.DrawFn) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tab_aligned(), st.data())
 def test_untouched_lines_keep_the_file_bytes_and_new_ones_their_neighbours(
@@ -444,6 +447,7 @@ def test_untouched_lines_keep_the_file_bytes_and_new_ones_their_neighbours(
     assert out == "/* head */\n" + "\n".join(exp) + "\n/* tail */\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tab_aligned(), st.data())
 def test_a_word_retyped_in_aligned_columns_keeps_the_columns_and_the_file_tabs(

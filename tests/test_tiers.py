@@ -411,6 +411,7 @@ def test_changing_a_line_that_is_not_in_the_file_is_refused():
     )
 
 
+@pytest.mark.slow
 def test_the_closest_lines_of_a_no_match_do_not_depend_on_the_hash_seed():
     # Every line's longest run is mistyped; its two next-longest tie in length and each is
     # in the file at its own place: which one the report looks by must not follow a set's

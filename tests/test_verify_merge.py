@@ -899,6 +899,7 @@ def test_few_changes_exact():
 sequences = st.lists(st.integers(0, 3), max_size=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(sequences, sequences, st.integers(0, 26))
 def test_few_changes_is_a_shortest_alignment_or_none(a, b, most):
@@ -946,6 +947,7 @@ def test_align_versions_covers_and_pairs_lines_equal_but_for_whitespace(old, new
     assert_covers(align_versions(old, new), old, new, lambda x, y: ws_key(x) == ws_key(y))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(text_lines, st.data())
 def test_lines_equal_but_for_trailing_whitespace_are_paired_equal(old, data):
@@ -953,6 +955,7 @@ def test_lines_equal_but_for_trailing_whitespace_are_paired_equal(old, data):
     assert align_versions(old, new) == ([("equal", 0, len(old), 0, len(old))] if old else [])
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.text(alphabet="abc =", min_size=1, max_size=6), max_size=10, unique_by=ws_key),
@@ -1029,6 +1032,7 @@ def test_keep_file_bytes_final_newline(original, merged, snippet, result):
 content = st.text(alphabet="abcxyz=()", max_size=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
@@ -1080,6 +1084,7 @@ def corpus(name: str) -> tuple[tuple[LazyCase, str], ...]:
     return tuple(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["python", "brace"])
 def test_every_deterministic_merge_of_a_generated_corpus_verifies(name):
     merges = corpus(name)
@@ -1104,6 +1109,7 @@ def test_every_deterministic_merge_of_the_shapes_corpus_verifies():
 
 
 # -- the faults of a fast-apply model are rejected -----------------------------------------------
+@pytest.mark.slow
 def test_every_fault_of_a_right_merge_but_a_moved_line_is_rejected():
     right = [
         *[(c, m) for c, m in corpus("python") if m == c.expected][:20],
