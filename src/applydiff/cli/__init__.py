@@ -34,6 +34,7 @@ def commands() -> dict[str, Callable[[argparse.Namespace, IO], int]]:
         cmd_parse,
         cmd_recover,
         cmd_resolve,
+        cmd_show,
         cmd_status,
         cmd_verify_merge,
     )
@@ -57,6 +58,7 @@ def commands() -> dict[str, Callable[[argparse.Namespace, IO], int]]:
         "discard": cmd_resolve,
         "merge": cmd_resolve,
         "undo": cmd_resolve,
+        "show": cmd_show,
         "recover": cmd_recover,
         "schema": cmd_schema,
         "profile": cmd_profile,

@@ -1,5 +1,5 @@
 """The commands that apply edits and review them: ``apply``, ``call``, ``parse``, ``status``,
-``accept``, ``discard``, ``merge``, ``undo``."""
+``accept``, ``discard``, ``merge``, ``undo``, ``show``."""
 
 from __future__ import annotations
 
@@ -425,3 +425,50 @@ def _nothing(args: argparse.Namespace) -> Result:
         return Result(True, False)
     what = "nothing to undo" if args.path is None else f"no change to {args.path} to undo"
     return Result(False, False, errors=[Problem(NOTHING_TO_UNDO, what, path=args.path)])
+
+
+NOT_PENDING = "not_pending"  # show: no output waits for review for that path
+
+
+def cmd_show(args: argparse.Namespace, io: IO) -> int:
+    """The output pending review for one file: its text on stdout as it would be written
+    (nothing for a deletion); with ``--json`` also its base, its status and the file ids of
+    the disk and of the output. Nothing pending for the path: exit 1."""
+    from ..errors import EditError
+
+    root = root_of(args)
+    ws = None if _no_store(root) else open_workspace(args, root)
+    try:
+        key = ws.key(args.path) if ws is not None else args.path
+    except EditError as e:  # a path the policy refuses
+        raise UsageError(e.message) from None
+    pending = None
+    if ws is not None and ws.session is not None:
+        pending = ws.session.pending(key)
+    if pending is None:
+        message = f"nothing pending for {key}"
+        if args.json:
+            io.json({"ok": False, "errors": [Problem(NOT_PENDING, message, path=key).to_dict()]})
+        else:
+            io.err.line(message)
+        return EXIT_REJECTED
+    assert ws is not None
+    row = next((r for r in ws.status() if r["path"] == key), {})
+    if args.json:
+        io.json(
+            {
+                "ok": True,
+                "path": key,
+                "status": row.get("status", ""),
+                "base": pending.base,
+                "output": pending.output,
+                "file_id": row.get("file_id"),
+                "pending_file_id": row.get("pending_file_id"),
+            }
+        )
+        return EXIT_OK
+    if pending.output is None:
+        io.err.line(f"the model deletes {key}")
+    else:
+        io.out.write(pending.output)
+    return EXIT_OK

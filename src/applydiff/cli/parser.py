@@ -72,6 +72,14 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "'deleted: PATH'. Undoing an accept puts its outputs back pending.",
         "applydiff undo src/app.py",
     ),
+    "show": (
+        "print the output pending review for a file",
+        "Print the output pending review for PATH on stdout, as accept would write it\n"
+        "(nothing for a deletion); --json adds its base (the text it was made from), its\n"
+        "status code and the file ids of the disk and of the output. Exit 1 when nothing\n"
+        "is pending for PATH.",
+        "applydiff show src/app.py | diff src/app.py -",
+    ),
     "recover": (
         "list (or --discard) the journals recovery did not trust",
         "List the journals of interrupted changes that recovery did not trust (moved to\n"
@@ -283,6 +291,11 @@ def build_parser() -> Parser:
             )
         _root(p)
         _shared(p)
+
+    p = _command(sub, "show")
+    p.add_argument("path", metavar="PATH", help="the file whose pending output to print")
+    _root(p)
+    _shared(p)
 
     p = _command(sub, "recover")
     p.add_argument("--discard", action="store_true", help="delete the quarantined journals")
