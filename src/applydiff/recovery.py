@@ -57,8 +57,8 @@ def _refused(policy: Policy, path: str, is_dir: bool) -> str | None:
         return None if policy.allowed(key, is_dir=True) else "is a directory edits may not touch"
     try:
         policy.check_rules(key, key)
-    except EditError as e:
-        return f"is not allowed: {e.message.split(': ', 1)[-1]}"
+    except EditError as e:  # policy.denied's message: "'<key>' is not allowed: <why>"
+        return e.message.replace(f"{key!r} ", "", 1)
     return None
 
 
