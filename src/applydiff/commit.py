@@ -352,21 +352,14 @@ def _write_temp(t: Target, temp: str, dirs: _Dirs) -> None:
     fd = os.open(name, flags, new if t.mode is None else 0o600, dir_fd=fd_dir)
     try:
         _step("temp-open")
-        _write_all(fd, t.data[: len(t.data) // 2])
+        fsio.write_all(fd, t.data[: len(t.data) // 2])
         _step("temp-half")
-        _write_all(fd, t.data[len(t.data) // 2 :])
+        fsio.write_all(fd, t.data[len(t.data) // 2 :])
         if t.mode is not None:
             os.fchmod(fd, with_executable(t.mode, t.executable))
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """``os.write`` until every byte is written (it may write fewer than asked)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 @dataclass
@@ -429,7 +422,7 @@ def _undo_finish(
                 )
                 written.append((fd, name))
                 try:
-                    os.write(wfd, u.data)
+                    fsio.write_all(wfd, u.data)
                     if u.mode is not None:
                         os.fchmod(wfd, u.mode)
                     os.fsync(wfd)
