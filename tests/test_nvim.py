@@ -368,3 +368,21 @@ end
 """,
     )
     assert sorted(seen["signs"]) == [[2, "ApplydiffChange"], [4, "ApplydiffAdd"]]
+
+
+def test_help_and_a_wrong_subcommand(tree, tmp_path_factory):
+    doc = tmp_path_factory.mktemp("rtp") / "doc"
+    shutil.copytree(PLUGIN / "doc", doc)
+    seen = nvim(
+        tree,
+        f"""
+vim.opt.runtimepath:append('{doc.parent}')
+vim.cmd('helptags {doc}')
+vim.cmd('help applydiff')
+R.help = vim.fn.expand('%:t')
+R.topic = vim.fn.getline('.')
+vim.cmd('Applydiff frobnicate')
+""",
+    )
+    assert seen["help"] == "applydiff.txt" and "*applydiff.txt*" in seen["topic"]
+    assert "unknown command frobnicate" in seen["messages"][-1]

@@ -282,6 +282,7 @@ function M.status()
     vim.cmd('botright ' .. math.min(math.max(#M.rows, 1), 10) + 1 .. 'split')
     api.nvim_win_set_buf(0, b)
     vim.wo.number, vim.wo.relativenumber, vim.wo.winfixheight = false, false, true
+    vim.wo.signcolumn = 'no'
   end
   map(b, '<CR>', function()
     local p = status_path()
@@ -377,6 +378,7 @@ function M.resolve(verb, paths)
       return false
     end
   end
+  local after = review and M.next_pending(review.path, 1) -- reviewed next, in today's order
   local result, err = cli.json(root, vim.list_extend({ verb }, paths))
   if not result then
     fail(err)
@@ -409,7 +411,7 @@ function M.resolve(verb, paths)
   end
   say(#said > 0 and table.concat(said, ', ') or 'nothing pending')
   if was and not review then
-    local nxt = M.next_pending(was, 1)
+    local nxt = (after and pending(M.by_path[after])) and after or M.next_pending(nil, 1)
     if nxt then
       M.review(nxt)
     end
@@ -450,24 +452,23 @@ end
 -- review ---------------------------------------------------------------------------------
 -- The pending path after (step 1) or before (step -1) `path`, in status order.
 function M.next_pending(path, step)
-  local list = {}
-  for _, r in ipairs(M.rows) do
-    if pending(r) then
-      table.insert(list, r.path)
+  local n = #M.rows
+  local at = 0
+  for k, r in ipairs(M.rows) do
+    if r.path == path then
+      at = k
     end
   end
-  if #list == 0 then
-    return nil
+  if at == 0 and step < 0 then
+    at = 1
   end
-  for k, p in ipairs(list) do
-    if p == path then
-      if #list == 1 then
-        return nil
-      end
-      return list[(k - 1 + step) % #list + 1]
+  for k = 1, n do
+    local r = M.rows[(at - 1 + k * step) % n + 1]
+    if pending(r) and r.path ~= path then
+      return r.path
     end
   end
-  return list[1]
+  return nil
 end
 
 local function fetch(root, path)
@@ -544,7 +545,7 @@ function M.review(path)
     end, 'previous pending file')
     map(rb, 'q', close_review, 'close the review')
   end
-  vim.wo.statusline = '%f  [' .. row.status .. ']  a accept  d discard  m merge  ]f [f next/prev  q close'
+  vim.wo.statusline = 'pending ' .. row.status .. ' ' .. path:gsub('%%', '%%%%') .. '  a/d/m accept/discard/merge ]f [f q'
   return true
 end
 
