@@ -386,3 +386,42 @@ vim.cmd('Applydiff frobnicate')
     )
     assert seen["help"] == "applydiff.txt" and "*applydiff.txt*" in seen["topic"]
     assert "unknown command frobnicate" in seen["messages"][-1]
+
+
+def test_review_of_an_added_file_shows_an_empty_side_and_accept_creates_it(tree):
+    pend(tree, "new.py\n```\n<<<<<<< SEARCH\n=======\nz = 9\n>>>>>>> REPLACE\n```\n")
+    seen = nvim(
+        tree,
+        """
+vim.cmd('Applydiff review new.py')
+R.review = screen()
+keys('a')
+R.rows = ad.rows
+""",
+    )
+    left, right = seen["review"]["wins"]
+    assert left["lines"] == [""] and right["lines"] == ["z = 9"]
+    assert left["diff"] and right["diff"]
+    assert (tree / "new.py").read_bytes() == b"z = 9\n"
+    assert all(r["status"] == "" for r in seen["rows"])
+
+
+def test_a_crlf_file_accepted_through_the_review_keeps_its_crlf(tree):
+    (tree / "w.txt").write_bytes(b"one\r\ntwo\r\nthree\r\n")
+    pend(tree, block("w.txt", "two\n", "TWO\n"))
+    seen = nvim(
+        tree,
+        """
+vim.cmd('edit w.txt')
+local w = vim.api.nvim_get_current_buf()
+vim.cmd('Applydiff review')
+R.review = screen()
+keys('a')
+R.buffer = lines(w)
+R.format = vim.bo[w].fileformat
+""",
+    )
+    right = seen["review"]["wins"][1]
+    assert right["lines"] == ["one", "TWO", "three"]  # shown as lines, not with ^M
+    assert (tree / "w.txt").read_bytes() == b"one\r\nTWO\r\nthree\r\n"
+    assert seen["buffer"] == ["one", "TWO", "three"] and seen["format"] == "dos"
