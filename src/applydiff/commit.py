@@ -413,7 +413,7 @@ def _undo_finish(
     try:
         for u in undo:
             target = u.entry["target"]
-            temp = _temp_path(target, _txid_of(journal))
+            temp = _temp_path(target, txid_of(journal))
             entry: dict = {"target": target, "temp": None}
             if u.data is not None:
                 fd, name = dirs.at(temp, create=True)
@@ -484,7 +484,8 @@ def _temp_path(target: str, txid: str) -> str:
     )
 
 
-def _txid_of(journal: Path) -> str:
+def txid_of(journal: Path) -> str:
+    """The id of the commit a journal (``journal-<id>.json``) belongs to."""
     return journal.name[len("journal-") : -len(".json")]
 
 
@@ -710,7 +711,7 @@ def _recover(
             except (OSError, ValueError, RecursionError) as e:
                 record, why = None, f"it cannot be read as JSON ({type(e).__name__})"
             else:
-                why = untrusted(record, root, _txid_of(journal))
+                why = untrusted(record, root, txid_of(journal))
                 if why is None and vet is not None:
                     why = vet(record, journal)
             if why is not None:

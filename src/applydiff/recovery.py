@@ -27,8 +27,7 @@ def vetter(policy: Policy) -> Callable[[dict, Path], str | None]:
     under ``policy``, or None."""
 
     def vet(record: dict, journal: Path) -> str | None:
-        txid = journal.name[len("journal-") : -len(".json")]
-        for role, path, is_dir in commit_mod.journal_paths(record, txid):
+        for role, path, is_dir in commit_mod.journal_paths(record, commit_mod.txid_of(journal)):
             why = _refused(policy, path, is_dir)
             if why is not None:
                 return f"its {role} {path} {why}"
@@ -43,22 +42,20 @@ def vetter(policy: Policy) -> Callable[[dict, Path], str | None]:
 
 
 def _refused(policy: Policy, path: str, is_dir: bool) -> str | None:
-    """Why an edit of ``path`` (absolute) would be refused, or None."""
-    real = os.path.realpath(path)
-    if real != os.path.normpath(path):
+    """Why an edit of ``path`` (absolute) would be refused, or None: a link on the way
+    (resolving would follow it), else what the policy says of it."""
+    if os.path.realpath(path) != os.path.normpath(path):
         return "has a link on the way"
     try:
-        key = Path(real).relative_to(policy.root).as_posix()
-    except ValueError:
-        return "is outside the root"
-    if key in ("", "."):
-        return "is the root itself"
-    if is_dir:
-        return None if policy.allowed(key, is_dir=True) else "is a directory edits may not touch"
-    try:
-        policy.check_rules(key, key)
-    except EditError as e:  # policy.denied's message: "'<key>' is not allowed: <why>"
-        return e.message.replace(f"{key!r} ", "", 1)
+        key = policy.resolve(path)[0]
+    except EditError as e:  # policy.denied's message: "'<path>' is not allowed: <why>"
+        return (
+            "is a directory edits may not touch"
+            if is_dir
+            else e.message.replace(f"{path!r} ", "", 1)
+        )
+    if is_dir and not policy.allowed(key, is_dir=True):
+        return "is a directory edits may not touch"
     return None
 
 

@@ -62,13 +62,14 @@ def _status(p: Pending | None, disk: str | None, snapshot: str | None) -> str:
     return ""
 
 
-def status(ws: Store) -> list[dict[str, Any]]:
+def status(ws: Store, only: str | None = None) -> list[dict[str, Any]]:
     """``[{path, status, file_id, pending_file_id?}]`` for every file with a snapshot or a
-    pending output."""
+    pending output (with ``only``, for that path alone: no other file is read)."""
     s = _session(ws)
     pendings = {p.path: p for p in s.pendings()}
+    known = set(pendings) | set(s.snapshot_paths())
     out = []
-    for path in sorted(set(pendings) | set(s.snapshot_paths())):
+    for path in sorted(known if only is None else known & {only}):
         read = _disk(ws, path)
         disk = None if read is None else read.text
         p = pendings.get(path)

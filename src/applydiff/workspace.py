@@ -529,9 +529,10 @@ class Workspace(Store):
         result.plan = None
 
     # -- review ----------------------------------------------------------------------------
-    def status(self) -> list[dict[str, Any]]:
-        """Every file the session knows, with its review status (see ``review.status``)."""
-        return review.status(self)
+    def status(self, only: str | None = None) -> list[dict[str, Any]]:
+        """Every file the session knows (or the one ``only`` names), with its review status
+        (see ``review.status``)."""
+        return review.status(self, only)
 
     def accept(self, paths: Sequence[str] | None = None) -> Result:
         return self._review_op(review.accept, paths)

@@ -453,7 +453,7 @@ def cmd_show(args: argparse.Namespace, io: IO) -> int:
             io.err.line(message)
         return EXIT_REJECTED
     assert ws is not None
-    row = next((r for r in ws.status() if r["path"] == key), {})
+    row = next(iter(ws.status(only=key)), {})
     if args.json:
         io.json(
             {
